@@ -1,0 +1,3 @@
+from mapkit.cli import main
+
+main()

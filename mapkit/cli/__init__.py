@@ -1,0 +1,38 @@
+"""The ``mapkit`` command line: thin Typer commands over the library.
+
+Each submodule registers its commands; heavy libraries are imported inside the
+commands so that ``mapkit --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="mapkit",
+    help="Design, validate, render and simulate city maps for the subway game Voll verplant.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _register() -> None:
+    import importlib
+
+    for name in ("maps", "render", "play", "simulate"):
+        try:
+            module = importlib.import_module(f"mapkit.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"mapkit.cli.{name}":
+                raise
+            continue
+        module.register(app)
+
+
+_register()
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,48 @@
+"""Small helpers shared by the CLI commands: map arguments and failing cleanly."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print ``mapkit: message`` to stderr and exit with ``code`` (1 data, 2 usage)."""
+    typer.echo(f"mapkit: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def map_paths(args: list[str] | None) -> list[Path]:
+    """Resolve MAP arguments (paths or shipped names); none means the shipped cities."""
+    from mapkit.resources import resolve_map, shipped_maps
+
+    if not args:
+        return shipped_maps()
+    paths = []
+    for a in args:
+        p = resolve_map(a)
+        if not p.exists():
+            fail(f"no such map file: {a}", 2)
+        if p.is_dir():
+            fail(f"{a} is a folder; name the map files (e.g. {a}/*.json)", 2)
+        paths.append(p)
+    return paths
+
+
+def load_or_fail(path: Path):
+    """The map model, or a clear message and exit 1 for a map with errors."""
+    from mapkit.mapfile import MapError, load_map
+
+    try:
+        return load_map(path)
+    except MapError as exc:
+        fail(f"{exc}\n(run `mapkit validate {path}` for every problem)", 1)
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}", 2)
+
+
+def stdout_is_tty() -> bool:
+    return sys.stdout.isatty()

@@ -1,0 +1,115 @@
+"""Commands about map files: validate, intersections, schema."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from mapkit.cli.common import fail, load_or_fail, map_paths, stdout_is_tty
+
+
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
+class ReportFormat(StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+
+
+class TableFormat(StrEnum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+
+
+def _codes(values: list[str] | None) -> list[str]:
+    return [c for v in values or [] for c in v.split(",") if c.strip()]
+
+
+def validate(
+    maps: Annotated[
+        list[str] | None,
+        typer.Argument(help="Map files or shipped city names; none: the shipped cities."),
+    ] = None,
+    format: Annotated[
+        ReportFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = ReportFormat.text,
+    paper: Annotated[
+        Paper, typer.Option(help="Paper for the print-scale checks (landscape).")
+    ] = Paper.a4,
+    select: Annotated[
+        list[str] | None,
+        typer.Option(help="Only these codes or prefixes (comma-separated, repeatable)."),
+    ] = None,
+    ignore: Annotated[list[str] | None, typer.Option(help="Skip these codes or prefixes.")] = None,
+    strict: Annotated[bool, typer.Option(help="Warnings also make the exit code 1.")] = False,
+) -> None:
+    """Check maps: syntax, schema, references, topology, print geometry, game design.
+
+    Exit 0: no errors; 1: errors (with --strict, warnings too); 2: usage problem.
+    """
+    from mapkit.checks import report as rep
+    from mapkit.checks import unknown_codes, validate_path
+
+    sel, ign = _codes(select), _codes(ignore)
+    bad = unknown_codes(sel + ign)
+    if bad:
+        fail(f"unknown rule code(s): {', '.join(bad)} (see `docs/rules.md`)", 2)
+    reports = []
+    for path in map_paths(maps):
+        try:
+            reports.append(validate_path(path, paper=paper.value, select=sel, ignore=ign))
+        except OSError as exc:
+            fail(f"cannot read {path}: {exc.strerror}", 2)
+    if format is ReportFormat.json:
+        typer.echo(rep.to_json(reports), nl=False)
+    elif format is ReportFormat.sarif:
+        typer.echo(rep.to_sarif(reports), nl=False)
+    else:
+        typer.echo(rep.to_text(reports, color=stdout_is_tty()), nl=False)
+    failed = any(r.errors or (strict and r.warnings) for r in reports)
+    raise typer.Exit(1 if failed else 0)
+
+
+def intersections(
+    map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
+    format: Annotated[
+        TableFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = TableFormat.text,
+) -> None:
+    """How many lines meet at each station (the number an Interchange card writes)."""
+    import json
+
+    from mapkit import intersections as ix
+
+    (path,) = map_paths([map])
+    report = ix.intersections(load_or_fail(path))
+    if format is TableFormat.json:
+        typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    elif format is TableFormat.csv:
+        typer.echo(ix.to_csv(report), nl=False)
+    else:
+        typer.echo(ix.to_text(report), nl=False)
+
+
+def schema(
+    kind: Annotated[str, typer.Argument(help="map or game (the game record schema).")] = "map",
+) -> None:
+    """Print a JSON Schema (for editors: see README's VS Code setting)."""
+    from mapkit.resources import schema_path
+
+    path = schema_path(kind)
+    if not path.exists():
+        fail(f"no schema named {kind!r}; try 'map' or 'game'", 2)
+    typer.echo(path.read_text(encoding="utf-8"), nl=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(validate)
+    app.command()(intersections)
+    app.command()(schema)

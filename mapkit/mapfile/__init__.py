@@ -1,0 +1,100 @@
+"""Reading map files: syntax, schema and identity layers, then the model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mapkit.mapfile.jsonpos import Positions, decode_utf8, parse_json
+from mapkit.mapfile.model import CityMap, Depot, Line, Station, build_map
+from mapkit.notices import Diagnostic, Severity, make
+
+__all__ = [
+    "CityMap", "Depot", "Line", "LoadResult", "MapError", "Station",
+    "build_map", "load_map", "load_source", "read_map",
+]  # fmt: skip
+
+_PROBLEM_CODES = {
+    "syntax": "JSON001",
+    "duplicate-key": "JSON002",
+    "non-finite": "JSON003",
+    "encoding": "JSON004",
+    "too-deep": "JSON005",
+}
+
+
+@dataclass
+class LoadResult:
+    """What the first three layers made of a file: the model when they passed."""
+
+    path: str
+    doc: Any = None
+    positions: Positions = field(default_factory=Positions)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    map: CityMap | None = None
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+
+class MapError(Exception):
+    """A map that cannot be used; carries the diagnostics that say why."""
+
+    def __init__(self, path: str, diagnostics: list[Diagnostic]) -> None:
+        self.path = path
+        self.diagnostics = diagnostics
+        first = diagnostics[0] if diagnostics else None
+        where = f"{path}:{first.line}:{first.column}" if first and first.line else path
+        detail = f" {first.code} {first.message}" if first else ""
+        more = f" (and {len(diagnostics) - 1} more)" if len(diagnostics) > 1 else ""
+        super().__init__(f"{where}:{detail}{more}")
+
+
+def load_source(data: bytes | str, path: str = "<map>") -> LoadResult:
+    """Run the syntax, schema and identity layers; build the model when all pass."""
+    from mapkit.mapfile.identity import check_identity
+    from mapkit.mapfile.schema import check_schema
+
+    result = LoadResult(path)
+    if isinstance(data, bytes):
+        text, problem = decode_utf8(data)
+        if problem is not None:
+            result.diagnostics.append(
+                make("JSON004", problem.message, "", problem.line, problem.column)
+            )
+            return result
+        assert text is not None
+    else:
+        text = data
+    parsed = parse_json(text)
+    result.positions = parsed.positions
+    for p in parsed.problems:
+        result.diagnostics.append(
+            make(_PROBLEM_CODES[p.kind], p.message, p.pointer, p.line, p.column)
+        )
+    if result.diagnostics:
+        return result
+    result.doc = parsed.value
+    result.diagnostics.extend(check_schema(parsed.value, parsed.positions))
+    if result.diagnostics:
+        return result
+    result.diagnostics.extend(check_identity(parsed.value, parsed.positions))
+    if not result.errors:
+        result.map = build_map(parsed.value, source=path)
+    return result
+
+
+def read_map(path: str | Path) -> LoadResult:
+    """Load a map file; an unreadable file raises OSError (a usage problem, not a map problem)."""
+    p = Path(path)
+    return load_source(p.read_bytes(), str(path))
+
+
+def load_map(path: str | Path) -> CityMap:
+    """The model of a map file, or MapError with the diagnostics that stop it."""
+    result = read_map(path)
+    if result.map is None:
+        raise MapError(str(path), result.errors or result.diagnostics)
+    return result.map

@@ -1,0 +1,110 @@
+"""References and identity: the facts a model needs before it can be built."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from mapkit.mapfile.jsonpos import Positions
+from mapkit.notices import Diagnostic, make
+
+
+def _dist_to_segment(
+    p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+) -> tuple[float, float]:
+    """Distance from p to segment ab, and the parameter t in [0, 1] of the nearest point."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    denom = dx * dx + dy * dy
+    t = 0.0 if denom == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / denom))
+    return math.hypot(p[0] - (ax + t * dx), p[1] - (ay + t * dy)), t
+
+
+def shape_follows(
+    shape: list[tuple[float, float]],
+    depot: tuple[float, float],
+    stops: list[tuple[float, float]],
+    tol: float,
+) -> int | None:
+    """Index of the first stop the shape misses (-1: it does not start at the depot), or None."""
+    if math.dist(shape[0], depot) > tol:
+        return -1
+    seg, t_prev = 0, 0.0
+    for k, stop in enumerate(stops):
+        found = False
+        for i in range(seg, len(shape) - 1):
+            d, t = _dist_to_segment(stop, shape[i], shape[i + 1])
+            if d <= tol and (i > seg or t >= t_prev - 1e-12):
+                seg, t_prev, found = i, t, True
+                break
+        if not found:
+            return k
+    return None
+
+
+def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic]:
+    """REF001-REF007 on a schema-valid document."""
+    out: list[Diagnostic] = []
+
+    def emit(code: str, msg: str, pointer: str) -> None:
+        line, col = positions.locate(pointer)
+        out.append(make(code, msg, pointer, line, col))
+
+    coords: dict[str, tuple[float, float]] = {}
+    for i, st in enumerate(doc["stations"]):
+        if st["id"] in coords:
+            emit("REF002", f"station id '{st['id']}' is used twice", f"/stations/{i}/id")
+        else:
+            coords[st["id"]] = (st["x"], st["y"])
+    seen_lines: set[str] = set()
+    xs = [c[0] for c in coords.values()]
+    ys = [c[1] for c in coords.values()]
+    extent = max(max(xs) - min(xs), max(ys) - min(ys), 1.0) if xs else 1.0
+    tol = extent * 1e-4
+    for i, ln in enumerate(doc["lines"]):
+        lid = ln["id"]
+        base = f"/lines/{i}"
+        if lid in seen_lines:
+            emit("REF003", f"line id '{lid}' is used twice", f"{base}/id")
+        seen_lines.add(lid)
+        stops = ln["stops"]
+        loop = bool(ln.get("loop", False))
+        seen: set[str] = set()
+        for k, stop in enumerate(stops):
+            if stop not in coords:
+                emit("REF001", f"line '{lid}': stop '{stop}' names no station", f"{base}/stops/{k}")
+            if stop in seen:
+                emit("REF004", f"line '{lid}' visits station '{stop}' twice", f"{base}/stops/{k}")
+            seen.add(stop)
+        if loop and len(stops) < 3:
+            emit(
+                "REF005",
+                f"loop line '{lid}' has {len(stops)} stops; a loop needs at least 3",
+                f"{base}/stops",
+            )
+        pts = ln["points"]
+        if pts["first"] < pts["others"]:
+            emit(
+                "REF006",
+                f"line '{lid}': points.first ({pts['first']}) is below points.others ({pts['others']})",
+                f"{base}/points",
+            )
+        shape = ln.get("shape")
+        if shape is not None and all(s in coords for s in stops):
+            path = [coords[s] for s in stops] + ([coords[stops[0]]] if loop else [])
+            missed = shape_follows(
+                [tuple(p) for p in shape], (ln["depot"]["x"], ln["depot"]["y"]), path, tol
+            )
+            if missed == -1:
+                emit(
+                    "REF007", f"line '{lid}': shape does not start at the depot", f"{base}/shape/0"
+                )
+            elif missed is not None:
+                name = stops[missed] if missed < len(stops) else stops[0]
+                what = (
+                    "back to the first stop" if missed == len(stops) else f"through stop '{name}'"
+                )
+                emit(
+                    "REF007", f"line '{lid}': shape does not pass {what} in order", f"{base}/shape"
+                )
+    return out

@@ -1,0 +1,191 @@
+"""The immutable map model: stations, lines, depots, loops and the derived facts.
+
+A :class:`CityMap` is only ever built from a document that passed the syntax,
+schema and identity layers, so its invariants (ids unique, stops resolve,
+``first >= others``) hold and downstream code need not re-check them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+Point = tuple[float, float]
+DEFAULT_SHEET_COLOR = "#ffffff"
+
+
+@dataclass(frozen=True, slots=True)
+class Station:
+    id: str
+    x: float
+    y: float
+    index: int
+    name: str | None = None
+    special: bool = False
+
+    @property
+    def xy(self) -> Point:
+        return (self.x, self.y)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class Depot:
+    x: float
+    y: float
+    max_width_mm: float | None = None
+
+    @property
+    def xy(self) -> Point:
+        return (self.x, self.y)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    id: str
+    color: str
+    windows: int
+    first: int
+    others: int
+    depot: Depot
+    stops: tuple[str, ...]
+    index: int
+    loop: bool = False
+    name: str | None = None
+    shape: tuple[Point, ...] | None = None
+
+    @property
+    def terminus(self) -> str | None:
+        """The last stop; a loop line has none."""
+        return None if self.loop else self.stops[-1]
+
+    @property
+    def first_stop(self) -> str:
+        return self.stops[0]
+
+
+@dataclass(frozen=True)
+class CityMap:
+    id: str
+    name: str
+    stations: tuple[Station, ...]
+    lines: tuple[Line, ...]
+    sheet_color: str = DEFAULT_SHEET_COLOR
+    subtitle: str | None = None
+    author: str | None = None
+    description: str | None = None
+    source: str | None = None
+    _stations_by_id: Mapping[str, Station] = field(init=False, repr=False, compare=False)
+    _lines_by_id: Mapping[str, Line] = field(init=False, repr=False, compare=False)
+    _lines_at: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_id = {s.id: s for s in self.stations}
+        lines_by_id = {ln.id: ln for ln in self.lines}
+        lines_at: dict[str, list[str]] = {s.id: [] for s in self.stations}
+        for ln in self.lines:
+            for stop in ln.stops:
+                lines_at[stop].append(ln.id)
+        object.__setattr__(self, "_stations_by_id", MappingProxyType(by_id))
+        object.__setattr__(self, "_lines_by_id", MappingProxyType(lines_by_id))
+        object.__setattr__(
+            self, "_lines_at", MappingProxyType({k: tuple(v) for k, v in lines_at.items()})
+        )
+
+    def station(self, station_id: str) -> Station:
+        return self._stations_by_id[station_id]
+
+    def line(self, line_id: str) -> Line:
+        return self._lines_by_id[line_id]
+
+    def has_station(self, station_id: str) -> bool:
+        return station_id in self._stations_by_id
+
+    def has_line(self, line_id: str) -> bool:
+        return line_id in self._lines_by_id
+
+    def lines_at(self, station_id: str) -> tuple[str, ...]:
+        """Ids of the lines that stop at a station, in map order."""
+        return self._lines_at[station_id]
+
+    def intersection_count(self, station_id: str) -> int:
+        """The number an Interchange card writes: distinct lines stopping here."""
+        return len(self._lines_at[station_id])
+
+    @property
+    def intersections(self) -> Mapping[str, int]:
+        return {s.id: len(self._lines_at[s.id]) for s in self.stations}
+
+    @property
+    def total_windows(self) -> int:
+        return sum(ln.windows for ln in self.lines)
+
+    @property
+    def special_stations(self) -> tuple[Station, ...]:
+        return tuple(s for s in self.stations if s.special)
+
+    def route(self, line: Line) -> tuple[Point, ...]:
+        """The drawn path of a line in map units: its shape, or depot -> stops (-> first stop)."""
+        if line.shape is not None:
+            return line.shape
+        pts = [line.depot.xy] + [self.station(s).xy for s in line.stops]
+        if line.loop:
+            pts.append(self.station(line.stops[0]).xy)
+        return tuple(pts)
+
+    def station_pointer(self, station_id: str) -> str:
+        return f"/stations/{self.station(station_id).index}"
+
+    def line_pointer(self, line_id: str) -> str:
+        return f"/lines/{self.line(line_id).index}"
+
+
+def build_map(doc: Mapping[str, Any], source: str | None = None) -> CityMap:
+    """Build the model from a document that passed schema and identity checks."""
+    stations = tuple(
+        Station(
+            id=s["id"],
+            x=float(s["x"]),
+            y=float(s["y"]),
+            index=i,
+            name=s.get("name"),
+            special=bool(s.get("special", False)),
+        )
+        for i, s in enumerate(doc["stations"])
+    )
+    lines = []
+    for i, ln in enumerate(doc["lines"]):
+        depot = ln["depot"]
+        shape = ln.get("shape")
+        lines.append(
+            Line(
+                id=ln["id"],
+                color=ln["color"].lower(),
+                windows=int(ln["windows"]),
+                first=int(ln["points"]["first"]),
+                others=int(ln["points"]["others"]),
+                depot=Depot(float(depot["x"]), float(depot["y"]), depot.get("max_width_mm")),
+                stops=tuple(ln["stops"]),
+                index=i,
+                loop=bool(ln.get("loop", False)),
+                name=ln.get("name"),
+                shape=None if shape is None else tuple((float(p[0]), float(p[1])) for p in shape),
+            )
+        )
+    sheet = doc.get("sheet") or {}
+    return CityMap(
+        id=doc["id"],
+        name=doc["name"],
+        stations=stations,
+        lines=tuple(lines),
+        sheet_color=(sheet.get("color") or DEFAULT_SHEET_COLOR).lower(),
+        subtitle=sheet.get("subtitle"),
+        author=doc.get("author"),
+        description=doc.get("description"),
+        source=source,
+    )

@@ -1,0 +1,344 @@
+"""Print geometry in millimetres: the one truth that validate and render share.
+
+``layout(map, paper)`` places every printed element of a sheet on landscape
+paper: the title band, the map area with its stations, line routes and wagons,
+and the scoring panel on the right. The renderer draws exactly these
+rectangles and points; the geometry checks test exactly these, so a map that
+validate passes renders legibly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from mapkit.mapfile.model import CityMap, Line
+
+Point = tuple[float, float]
+
+PAPERS: dict[str, tuple[float, float]] = {
+    "a4": (297.0, 210.0),
+    "letter": (279.4, 215.9),
+}
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Sizes of printed elements, in mm. Chosen for a felt-tip pen."""
+
+    margin: float = 8.0
+    header_h: float = 15.0
+    footer_h: float = 4.0
+    panel_w: float = 40.0
+    gap: float = 4.0
+    station_r: float = 2.9
+    station_clearance: float = 0.8
+    line_w: float = 1.5
+    parallel_gap: float = 0.25
+    box: float = 5.8
+    min_box: float = 5.0
+    letter_w: float = 6.5
+    wagon_pad: float = 0.7
+    near_line: float = 0.6
+    panel_row_h: float = 11.0
+    min_panel_row_h: float = 8.0
+    diamond: float = 8.5
+    square: float = 7.0
+    score_box_h: float = 11.0
+    score_label_h: float = 4.0
+    title_font: float = 9.0
+    label_font: float = 2.6
+    box_font: float = 3.2
+
+    @property
+    def min_station_distance(self) -> float:
+        """Centre distance below which two station circles print too close."""
+        return 2 * self.station_r + self.station_clearance
+
+
+METRICS = Metrics()
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    @property
+    def center(self) -> Point:
+        return (self.x + self.w / 2, self.y + self.h / 2)
+
+    def contains(self, other: Rect, tol: float = 1e-6) -> bool:
+        return (
+            other.x >= self.x - tol
+            and other.y >= self.y - tol
+            and other.right <= self.right + tol
+            and other.bottom <= self.bottom + tol
+        )
+
+    def intersects(self, other: Rect) -> bool:
+        return not (
+            other.x >= self.right
+            or other.right <= self.x
+            or other.y >= self.bottom
+            or other.bottom <= self.y
+        )
+
+    def contains_point(self, p: Point, tol: float = 1e-6) -> bool:
+        return (
+            self.x - tol <= p[0] <= self.right + tol and self.y - tol <= p[1] <= self.bottom + tol
+        )
+
+
+@dataclass(frozen=True)
+class Wagon:
+    """A line's wagon: the letter cell and one box per window, centred on the depot."""
+
+    line_id: str
+    anchor: Point
+    rect: Rect
+    letter_cell: Rect
+    boxes: tuple[Rect, ...]
+    box_size: float
+
+    @property
+    def writable(self) -> bool:
+        return self.box_size >= METRICS.min_box - 1e-9
+
+
+@dataclass(frozen=True)
+class PanelRow:
+    """One row of the bonus panel: letter, diamond (first), square (others)."""
+
+    line_id: str
+    rect: Rect
+    letter: Point
+    diamond: Point
+    diamond_size: float
+    square: Rect
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    paper: str
+    width: float
+    height: float
+    metrics: Metrics
+    printable: Rect
+    header: Rect
+    footer: Rect
+    map_area: Rect
+    panel: Rect
+    panel_rows: tuple[PanelRow, ...]
+    panel_fits: bool
+    score_boxes: dict[str, Rect]
+    scale: float
+    offset: Point
+    origin: Point
+    stations: dict[str, Point]
+    routes: dict[str, tuple[Point, ...]]
+    wagons: dict[str, Wagon]
+    drawn_routes: dict[str, tuple[Point, ...]] = field(default_factory=dict)
+
+    def to_mm(self, x: float, y: float) -> Point:
+        return (
+            self.offset[0] + (x - self.origin[0]) * self.scale,
+            self.offset[1] + (y - self.origin[1]) * self.scale,
+        )
+
+
+SCORE_BOXES = ("lines", "interchanges", "empty", "total")
+
+
+def wagon_size(line: Line, m: Metrics = METRICS) -> tuple[float, float, float]:
+    """(width, height, box side) of a line's wagon; boxes shrink to honour max_width_mm."""
+    box = m.box
+    width = m.letter_w + line.windows * box + 2 * m.wagon_pad
+    limit = line.depot.max_width_mm
+    if limit is not None and width > limit:
+        box = max((limit - m.letter_w - 2 * m.wagon_pad) / line.windows, 0.0)
+        width = m.letter_w + line.windows * box + 2 * m.wagon_pad
+    return width, box + 2 * m.wagon_pad, box
+
+
+def _fit_scale(items: Iterable[tuple[float, float, float, float]], w: float, h: float) -> float:
+    """Largest scale s so every item (x, y, half-width, half-height) fits a w x h box.
+
+    For each axis and each pair (i, j) with p_j > p_i: s*(p_j - p_i) + a_i + a_j <= size.
+    Items are grouped by half-extent so only group extremes need pairing.
+    """
+    items = list(items)
+    best = math.inf
+    for axis, size in ((0, w), (1, h)):
+        groups: dict[float, list[float]] = defaultdict(lambda: [math.inf, -math.inf])
+        for it in items:
+            g = groups[it[2 + axis]]
+            g[0] = min(g[0], it[axis])
+            g[1] = max(g[1], it[axis])
+        for ai, (lo_i, _) in groups.items():
+            for aj, (_, hi_j) in groups.items():
+                span = hi_j - lo_i
+                room = size - ai - aj
+                if span > 0:
+                    best = min(best, max(room, 0.0) / span)
+    if not math.isfinite(best):
+        return 1.0
+    return best
+
+
+def _panel(
+    m: Metrics, panel: Rect, line_ids: list[str]
+) -> tuple[tuple[PanelRow, ...], bool, dict[str, Rect]]:
+    score_h = len(SCORE_BOXES) * (m.score_box_h + m.score_label_h)
+    score_top = panel.bottom - score_h
+    rows_area = Rect(panel.x, panel.y, panel.w, score_top - m.gap - panel.y)
+    n = max(len(line_ids), 1)
+    row_h = min(m.panel_row_h, rows_area.h / n)
+    fits = row_h >= m.min_panel_row_h
+    scale = min(1.0, row_h / m.panel_row_h)
+    rows = []
+    for i, lid in enumerate(line_ids):
+        r = Rect(panel.x, panel.y + i * row_h, panel.w, row_h)
+        cy = r.y + row_h / 2
+        d = m.diamond * scale
+        sq = m.square * scale
+        rows.append(
+            PanelRow(
+                line_id=lid,
+                rect=r,
+                letter=(panel.x + 6.0, cy),
+                diamond=(panel.x + 18.5, cy),
+                diamond_size=d,
+                square=Rect(panel.x + 31.0 - sq / 2, cy - sq / 2, sq, sq),
+            )
+        )
+    boxes = {}
+    for i, name in enumerate(SCORE_BOXES):
+        top = score_top + i * (m.score_box_h + m.score_label_h) + m.score_label_h
+        boxes[name] = Rect(panel.x + panel.w - 20.0, top, 20.0, m.score_box_h)
+    return tuple(rows), fits, boxes
+
+
+def _parallel_routes(
+    routes: dict[str, tuple[Point, ...]], m: Metrics
+) -> dict[str, tuple[Point, ...]]:
+    """Offset lines that share a segment so that they run side by side."""
+    key_of = lambda p: (round(p[0], 2), round(p[1], 2))  # noqa: E731
+    users: dict[tuple, list[str]] = defaultdict(list)
+    for lid, pts in routes.items():
+        for a, b in zip(pts, pts[1:], strict=False):
+            ka, kb = key_of(a), key_of(b)
+            if ka == kb:
+                continue
+            edge = (ka, kb) if ka < kb else (kb, ka)
+            if lid not in users[edge]:
+                users[edge].append(lid)
+    step = m.line_w + m.parallel_gap
+    out: dict[str, tuple[Point, ...]] = {}
+    for lid, pts in routes.items():
+        if len(pts) < 2:
+            out[lid] = pts
+            continue
+        seg_off: list[tuple[float, float]] = []
+        for a, b in zip(pts, pts[1:], strict=False):
+            ka, kb = key_of(a), key_of(b)
+            if ka == kb:
+                seg_off.append((0.0, 0.0))
+                continue
+            canon = (ka, kb) if ka < kb else (kb, ka)
+            share = users[canon]
+            k = len(share)
+            d = (share.index(lid) - (k - 1) / 2) * step if k > 1 else 0.0
+            (x0, y0), (x1, y1) = canon
+            length = math.hypot(x1 - x0, y1 - y0)
+            nx, ny = -(y1 - y0) / length, (x1 - x0) / length
+            seg_off.append((nx * d, ny * d))
+        new = []
+        for i, p in enumerate(pts):
+            offs = [seg_off[j] for j in (i - 1, i) if 0 <= j < len(seg_off)]
+            ox = sum(o[0] for o in offs) / len(offs)
+            oy = sum(o[1] for o in offs) / len(offs)
+            new.append((p[0] + ox, p[1] + oy))
+        out[lid] = tuple(new)
+    return out
+
+
+def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayout:
+    """Place every printed element of ``city`` on landscape ``paper``, in mm."""
+    width, height = PAPERS[paper]
+    printable = Rect(m.margin, m.margin, width - 2 * m.margin, height - 2 * m.margin)
+    header = Rect(printable.x, printable.y, printable.w, m.header_h)
+    footer = Rect(printable.x, printable.bottom - m.footer_h, printable.w, m.footer_h)
+    panel = Rect(printable.right - m.panel_w, header.bottom, m.panel_w, footer.y - header.bottom)
+    map_area = Rect(
+        printable.x, header.bottom, panel.x - m.gap - printable.x, footer.y - header.bottom
+    )
+    rows, fits, boxes = _panel(m, panel, [ln.id for ln in city.lines])
+
+    items: list[tuple[float, float, float, float]] = []
+    for s in city.stations:
+        items.append((s.x, s.y, m.station_r, m.station_r))
+    sizes = {}
+    for ln in city.lines:
+        ww, wh, box = wagon_size(ln, m)
+        sizes[ln.id] = (ww, wh, box)
+        items.append((ln.depot.x, ln.depot.y, ww / 2, wh / 2))
+        for px, py in ln.shape or ():
+            items.append((px, py, m.line_w / 2, m.line_w / 2))
+    scale = _fit_scale(items, map_area.w, map_area.h)
+    lo_x = min(it[0] * scale - it[2] for it in items)
+    hi_x = max(it[0] * scale + it[2] for it in items)
+    lo_y = min(it[1] * scale - it[3] for it in items)
+    hi_y = max(it[1] * scale + it[3] for it in items)
+    ox = map_area.x + (map_area.w - (hi_x - lo_x)) / 2 - lo_x
+    oy = map_area.y + (map_area.h - (hi_y - lo_y)) / 2 - lo_y
+    origin = (0.0, 0.0)
+
+    def to_mm(x: float, y: float) -> Point:
+        return (ox + x * scale, oy + y * scale)
+
+    stations = {s.id: to_mm(s.x, s.y) for s in city.stations}
+    routes = {ln.id: tuple(to_mm(x, y) for x, y in city.route(ln)) for ln in city.lines}
+    wagons = {}
+    for ln in city.lines:
+        ww, wh, box = sizes[ln.id]
+        cx, cy = to_mm(ln.depot.x, ln.depot.y)
+        rect = Rect(cx - ww / 2, cy - wh / 2, ww, wh)
+        letter = Rect(rect.x + m.wagon_pad, rect.y + m.wagon_pad, m.letter_w, box)
+        boxes_ = tuple(
+            Rect(letter.right + i * box, rect.y + m.wagon_pad, box, box) for i in range(ln.windows)
+        )
+        wagons[ln.id] = Wagon(ln.id, (cx, cy), rect, letter, boxes_, box)
+    return SheetLayout(
+        paper=paper,
+        width=width,
+        height=height,
+        metrics=m,
+        printable=printable,
+        header=header,
+        footer=footer,
+        map_area=map_area,
+        panel=panel,
+        panel_rows=rows,
+        panel_fits=fits,
+        score_boxes=boxes,
+        scale=scale,
+        offset=(ox, oy),
+        origin=origin,
+        stations=stations,
+        routes=routes,
+        wagons=wagons,
+        drawn_routes=_parallel_routes(routes, m),
+    )
