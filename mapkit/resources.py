@@ -10,7 +10,7 @@ _PKG = Path(__file__).resolve().parent
 
 @cache
 def data_dir(name: str) -> Path:
-    """``maps`` or ``schemas``: packaged under ``mapkit/_data`` in a wheel, at the top of a checkout."""
+    """``maps`` or ``schemas``: in ``mapkit/_data`` when installed, else the checkout's top."""
     for candidate in (_PKG / "_data" / name, _PKG.parent / name):
         if candidate.is_dir():
             return candidate

@@ -9,6 +9,7 @@ validate passes renders legibly.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Iterable
@@ -238,7 +239,7 @@ def _parallel_routes(
     key_of = lambda p: (round(p[0], 2), round(p[1], 2))  # noqa: E731
     users: dict[tuple, list[str]] = defaultdict(list)
     for lid, pts in routes.items():
-        for a, b in zip(pts, pts[1:], strict=False):
+        for a, b in itertools.pairwise(pts):
             ka, kb = key_of(a), key_of(b)
             if ka == kb:
                 continue
@@ -252,7 +253,7 @@ def _parallel_routes(
             out[lid] = pts
             continue
         seg_off: list[tuple[float, float]] = []
-        for a, b in zip(pts, pts[1:], strict=False):
+        for a, b in itertools.pairwise(pts):
             ka, kb = key_of(a), key_of(b)
             if ka == kb:
                 seg_off.append((0.0, 0.0))

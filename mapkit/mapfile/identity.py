@@ -86,7 +86,8 @@ def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic
         if pts["first"] < pts["others"]:
             emit(
                 "REF006",
-                f"line '{lid}': points.first ({pts['first']}) is below points.others ({pts['others']})",
+                f"line '{lid}': points.first ({pts['first']}) is below "
+                f"points.others ({pts['others']})",
                 f"{base}/points",
             )
         shape = ln.get("shape")
