@@ -26,7 +26,7 @@ def shape_follows(
     stops: list[tuple[float, float]],
     tol: float,
 ) -> int | None:
-    """Index of the first stop the shape misses (-1: it does not start at the depot), or None."""
+    """Index of the first stop the shape misses or does not end at (-1: not from the depot)."""
     if math.dist(shape[0], depot) > tol:
         return -1
     seg, t_prev = 0, 0.0
@@ -39,6 +39,8 @@ def shape_follows(
                 break
         if not found:
             return k
+    if math.dist(shape[-1], stops[-1]) > tol:
+        return len(stops) - 1
     return None
 
 

@@ -1,0 +1,143 @@
+"""Colour science for the design checks, in pure Python (no numpy).
+
+Line colours are compared as a reader sees them: sRGB -> CIELAB (D65), distances
+by CIEDE2000. Colour-vision deficiencies are simulated with the Machado, Oliveira
+and Fernandes (2009) matrices at severity 1.0 (full dichromacy), applied to
+linear RGB: a pair that passes for a dichromat passes for the milder, far more
+common anomalous trichromats too.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+RGB = tuple[float, float, float]
+Lab = tuple[float, float, float]
+
+VISIONS = ("normal", "protanopia", "deuteranopia", "tritanopia")
+
+_MACHADO: dict[str, tuple[RGB, RGB, RGB]] = {
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "tritanopia": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
+}
+
+_WHITE = (0.95047, 1.0, 1.08883)
+
+
+def hex_to_rgb(color: str) -> RGB:
+    """``#rrggbb`` -> sRGB components in 0..1."""
+    c = color.lstrip("#")
+    return (int(c[0:2], 16) / 255, int(c[2:4], 16) / 255, int(c[4:6], 16) / 255)
+
+
+def _to_linear(c: float) -> float:
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def _lab_f(t: float) -> float:
+    return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+
+def _linear_to_lab(r: float, g: float, b: float) -> Lab:
+    x = 0.4124564 * r + 0.3575761 * g + 0.1804375 * b
+    y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
+    z = 0.0193339 * r + 0.1191920 * g + 0.9503041 * b
+    fx, fy, fz = _lab_f(x / _WHITE[0]), _lab_f(y / _WHITE[1]), _lab_f(z / _WHITE[2])
+    return (116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
+
+
+@lru_cache(maxsize=4096)
+def lab(color: str, vision: str = "normal") -> Lab:
+    """CIELAB of a ``#rrggbb`` colour as seen with ``vision`` (one of VISIONS)."""
+    lin = [_to_linear(c) for c in hex_to_rgb(color)]
+    if vision != "normal":
+        m = _MACHADO[vision]
+        lin = [min(1.0, max(0.0, sum(m[i][k] * lin[k] for k in range(3)))) for i in range(3)]
+    return _linear_to_lab(*lin)
+
+
+def relative_luminance(color: str) -> float:
+    """WCAG relative luminance, 0 (black) .. 1 (white)."""
+    r, g, b = (_to_linear(c) for c in hex_to_rgb(color))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG contrast ratio, 1 (same luminance) .. 21 (black on white)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def ciede2000(lab1: Lab, lab2: Lab) -> float:
+    """CIEDE2000 colour difference (Sharma, Wu and Dalal 2005), kL = kC = kH = 1."""
+    l1, a1, b1 = lab1
+    l2, a2, b2 = lab2
+    c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
+    cbar7 = ((c1 + c2) / 2) ** 7
+    g = 0.5 * (1 - math.sqrt(cbar7 / (cbar7 + 25**7)))
+    a1p, a2p = (1 + g) * a1, (1 + g) * a2
+    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
+    h1p = math.degrees(math.atan2(b1, a1p)) % 360 if c1p else 0.0
+    h2p = math.degrees(math.atan2(b2, a2p)) % 360 if c2p else 0.0
+    dlp = l2 - l1
+    dcp = c2p - c1p
+    if c1p * c2p == 0:
+        dhp = 0.0
+    else:
+        dhp = h2p - h1p
+        if dhp > 180:
+            dhp -= 360
+        elif dhp < -180:
+            dhp += 360
+    dHp = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(dhp / 2))
+    lbp = (l1 + l2) / 2
+    cbp = (c1p + c2p) / 2
+    if c1p * c2p == 0:
+        hbp = h1p + h2p
+    elif abs(h1p - h2p) <= 180:
+        hbp = (h1p + h2p) / 2
+    elif h1p + h2p < 360:
+        hbp = (h1p + h2p + 360) / 2
+    else:
+        hbp = (h1p + h2p - 360) / 2
+    t = (
+        1
+        - 0.17 * math.cos(math.radians(hbp - 30))
+        + 0.24 * math.cos(math.radians(2 * hbp))
+        + 0.32 * math.cos(math.radians(3 * hbp + 6))
+        - 0.20 * math.cos(math.radians(4 * hbp - 63))
+    )
+    sl = 1 + 0.015 * (lbp - 50) ** 2 / math.sqrt(20 + (lbp - 50) ** 2)
+    sc = 1 + 0.045 * cbp
+    sh = 1 + 0.015 * cbp * t
+    cbp7 = cbp**7
+    rc = 2 * math.sqrt(cbp7 / (cbp7 + 25**7))
+    rt = -math.sin(math.radians(2 * 30 * math.exp(-(((hbp - 275) / 25) ** 2)))) * rc
+    return math.sqrt(
+        (dlp / sl) ** 2 + (dcp / sc) ** 2 + (dHp / sh) ** 2 + rt * (dcp / sc) * (dHp / sh)
+    )
+
+
+@lru_cache(maxsize=8192)
+def delta_e(a: str, b: str, vision: str = "normal") -> float:
+    """CIEDE2000 between two ``#rrggbb`` colours as seen with ``vision``."""
+    return ciede2000(lab(a, vision), lab(b, vision))
+
+
+def worst_vision(a: str, b: str) -> tuple[str, float]:
+    """The vision (and its ΔE) under which two colours are hardest to tell apart."""
+    return min(((v, delta_e(a, b, v)) for v in VISIONS), key=lambda t: t[1])

@@ -1,0 +1,59 @@
+"""Shared fixtures: a tiny valid map document and paths to reference material."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+TINY = {
+    "$schema": "../schemas/map.schema.json",
+    "format": "mapkit-map/1",
+    "id": "tiny",
+    "name": "Tiny",
+    "stations": [
+        {"id": "a", "x": 0, "y": 0, "name": "Alpha"},
+        {"id": "b", "x": 2, "y": 0},
+        {"id": "c", "x": 4, "y": 0},
+        {"id": "d", "x": 2, "y": 2, "special": True},
+    ],
+    "lines": [
+        {
+            "id": "A",
+            "color": "#d11e29",
+            "windows": 2,
+            "points": {"first": 3, "others": 1},
+            "depot": {"x": -2, "y": 0},
+            "stops": ["a", "b", "c"],
+        },
+        {
+            "id": "B",
+            "color": "#1f5fbf",
+            "windows": 1,
+            "points": {"first": 2, "others": 1},
+            "depot": {"x": 2, "y": 4},
+            "stops": ["d", "b"],
+        },
+    ],
+}
+
+
+@pytest.fixture
+def tiny_doc() -> dict:
+    return copy.deepcopy(TINY)
+
+
+def dumps(doc: object) -> str:
+    return json.dumps(doc, indent=2)
+
+
+@pytest.fixture
+def shared() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip("../shared reference material is not present")
+    return SHARED
