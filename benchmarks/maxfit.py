@@ -149,15 +149,19 @@ def play_maxfit(city: City, rng: random.Random) -> int:
                     key = (left == 1, gain, rng.random())
                 else:
                     run = _run(stops, marked, kind, value)
-                    key = (bool(run) and len(run) == left, len(run) == value, len(run), rng.random())
+                    key = (
+                        bool(run) and len(run) == left,
+                        len(run) == value,
+                        len(run),
+                        rng.random(),
+                    )
                 if best_key is None or key > best_key:
                     best_li, best_key, best_run = li, key, run
             windows[best_li] -= 1
             if not windows[best_li]:
                 open_lines.remove(best_li)
-            if kind == PLUS:
-                if best_run:
-                    inter += city.count[best_run[0]]
+            if kind == PLUS and best_run:
+                inter += city.count[best_run[0]]
             marked.update(best_run)
         if value == 6:
             rng.shuffle(deck)

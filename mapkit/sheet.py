@@ -152,6 +152,16 @@ class SheetLayout:
     routes: dict[str, tuple[Point, ...]]
     wagons: dict[str, Wagon]
     drawn_routes: dict[str, tuple[Point, ...]] = field(default_factory=dict)
+    station_marks: dict[str, tuple[Point, Point]] = field(default_factory=dict)
+
+    def station_mark(self, station_id: str) -> tuple[Point, Point]:
+        """The printed station: a pill of radius ``station_r`` between two points.
+
+        Both points are the station itself unless parallel lines pass through
+        it side by side; then the pill spans them, so the station reads as shared.
+        """
+        c = self.stations[station_id]
+        return self.station_marks.get(station_id, (c, c))
 
     def to_mm(self, x: float, y: float) -> Point:
         return (
@@ -276,6 +286,41 @@ def _parallel_routes(
     return out
 
 
+def _station_marks(
+    city: CityMap,
+    stations: dict[str, Point],
+    routes: dict[str, tuple[Point, ...]],
+    drawn: dict[str, tuple[Point, ...]],
+) -> dict[str, tuple[Point, Point]]:
+    """Per station, the two farthest drawn positions of the lines stopping there."""
+    key_of = lambda p: (round(p[0], 2), round(p[1], 2))  # noqa: E731
+    at: dict[tuple, str] = {key_of(p): sid for sid, p in stations.items()}
+    seen: dict[str, list[Point]] = defaultdict(list)
+    for ln in city.lines:
+        stops = set(ln.stops)
+        for p, q in zip(routes[ln.id], drawn.get(ln.id, routes[ln.id]), strict=True):
+            sid = at.get(key_of(p))
+            if sid is not None and sid in stops:
+                seen[sid].append(q)
+    marks: dict[str, tuple[Point, Point]] = {}
+    for sid, c in stations.items():
+        pts = seen.get(sid) or [c]
+        best, pair = 0.0, (c, c)
+        for a, b in itertools.combinations(pts, 2):
+            d = math.hypot(a[0] - b[0], a[1] - b[1])
+            if d > best:
+                best, pair = d, (a, b)
+        if best < 1.5:
+            pair = (c, c)
+        else:
+            # keep the pill centred on the station so circles and checks agree
+            mx, my = (pair[0][0] + pair[1][0]) / 2, (pair[0][1] + pair[1][1]) / 2
+            dx, dy = c[0] - mx, c[1] - my
+            pair = ((pair[0][0] + dx, pair[0][1] + dy), (pair[1][0] + dx, pair[1][1] + dy))
+        marks[sid] = pair
+    return marks
+
+
 def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayout:
     """Place every printed element of ``city`` on landscape ``paper``, in mm."""
     width, height = PAPERS[paper]
@@ -322,6 +367,7 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
             Rect(letter.right + i * box, rect.y + m.wagon_pad, box, box) for i in range(ln.windows)
         )
         wagons[ln.id] = Wagon(ln.id, (cx, cy), rect, letter, boxes_, box)
+    drawn = _parallel_routes(routes, m)
     return SheetLayout(
         paper=paper,
         width=width,
@@ -341,5 +387,6 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
         stations=stations,
         routes=routes,
         wagons=wagons,
-        drawn_routes=_parallel_routes(routes, m),
+        drawn_routes=drawn,
+        station_marks=_station_marks(city, stations, routes, drawn),
     )

@@ -30,3 +30,12 @@ def test_refuses_to_overwrite_an_input(tmp_path):
 def test_missing_folder_is_a_clear_error(tmp_path):
     with pytest.raises(OutputError, match="does not exist"):
         write_text(tmp_path / "nope" / "x.svg", "x")
+
+
+def test_output_gets_ordinary_permissions(tmp_path):
+    import os
+
+    out = write_text(tmp_path / "sheet.svg", "x")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask

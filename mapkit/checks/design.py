@@ -1,9 +1,185 @@
-"""Design layer of validate."""
+"""Design layer of validate: can lines be completed, can colours be told apart, do bonuses fit.
+
+Thresholds (documented in docs/rules.md, calibrated on the Metro X benchmark
+sheets and on real network palettes):
+
+- DES002 warns when the line's windows complete it in fewer than
+  ``MIN_CHANCE`` of fresh draws, even with the best help.
+- DES003 compares only lines that meet on the sheet (share a station, or whose
+  printed lines come within ``MEET_MM``): elsewhere the letter at the wagon and
+  in the panel tells them apart. CIEDE2000 below ``MIN_DE_NORMAL`` (normal
+  vision) or below ``MIN_DE_CVD`` (simulated protanopia, deuteranopia or
+  tritanopia) warns.
+- DES004 warns for a colour within ``MIN_SHEET_DE_NORMAL`` / ``MIN_SHEET_DE_CVD``
+  of the sheet colour, or lighter than ``MAX_LIGHTNESS`` (L*).
+"""
 
 from __future__ import annotations
 
+import itertools
+
+from mapkit.checks import colour
+from mapkit.checks.completion import completion_chance, min_windows, structure
 from mapkit.checks.context import CheckContext
+from mapkit.mapfile.model import Line
+
+MIN_CHANCE = 0.05
+MEET_MM = 10.0
+MIN_DE_NORMAL = 15.0
+MIN_DE_CVD = 6.0
+MIN_SHEET_DE_NORMAL = 20.0
+MIN_SHEET_DE_CVD = 15.0
+MAX_LIGHTNESS = 88.0
+BONUS_MIN_CHANCE_GAP = 0.05
+
+
+def _key(ctx: CheckContext, ln: Line):
+    return structure([ctx.city.intersection_count(s) > 1 for s in ln.stops], ln.loop)
+
+
+def _pct(p: float) -> str:
+    return f"{p * 100:.1f}%" if p >= 0.001 else f"{p * 100:.2f}%"
+
+
+def completion(ctx: CheckContext) -> dict[str, float | None]:
+    """DES001, DES002; returns each line's completion chance for DES005."""
+    chances: dict[str, float | None] = {}
+    for ln in ctx.city.lines:
+        key = _key(ctx, ln)
+        own = sum(key[0])
+        need = min_windows(key)
+        if need > ln.windows:
+            chances[ln.id] = 0.0
+            ctx.emit(
+                "DES001",
+                f"line '{ln.id}' needs at least {need} windows to cover its {own} stops that no "
+                f"other line serves, even with the best cards; it has {ln.windows} "
+                "(only a free ride could still complete it)",
+                ctx.line_ptr(ln.id, "windows"),
+            )
+            continue
+        p = completion_chance(key, ln.windows)
+        chances[ln.id] = p
+        if p is not None and p < MIN_CHANCE:
+            ctx.emit(
+                "DES002",
+                f"line '{ln.id}' completes with its {ln.windows} windows in only {_pct(p)} of "
+                f"draws, even with every shared stop marked by other lines ({own} of its "
+                f"{len(ln.stops)} stops are its own); below {_pct(MIN_CHANCE)}",
+                ctx.line_ptr(ln.id, "windows"),
+            )
+    return chances
+
+
+def _meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str]]:
+    from shapely import LineString
+
+    city, sheet = ctx.city, ctx.sheet
+    geoms = {}
+    for ln in city.lines:
+        pts = sheet.drawn_routes.get(ln.id) or sheet.routes[ln.id]
+        ok = len(pts) >= 2 and all(abs(v) < 1e12 for p in pts for v in p)
+        geoms[ln.id] = LineString(pts) if ok else None
+    stops = {ln.id: set(ln.stops) for ln in city.lines}
+    out = []
+    for a, b in itertools.combinations(city.lines, 2):
+        common = stops[a.id] & stops[b.id]
+        if common:
+            first = next(s for s in a.stops if s in common)
+            out.append((a, b, f"they meet at station '{first}'"))
+            continue
+        ga, gb = geoms[a.id], geoms[b.id]
+        if ga is not None and gb is not None:
+            d = ga.distance(gb)
+            if d < MEET_MM:
+                out.append((a, b, f"their lines come within {d:.1f} mm of each other"))
+    return out
+
+
+def colours(ctx: CheckContext) -> None:
+    """DES003 (pairs that meet), DES004 (each colour against the sheet)."""
+    for a, b, where in _meeting_pairs(ctx):
+        if a.color == b.color:
+            ctx.emit(
+                "DES003",
+                f"lines '{a.id}' and '{b.id}' have the same colour {a.color}; {where}",
+                ctx.line_ptr(b.id, "color"),
+            )
+            continue
+        normal = colour.delta_e(a.color, b.color)
+        vision, worst = min(
+            ((v, colour.delta_e(a.color, b.color, v)) for v in colour.VISIONS[1:]),
+            key=lambda t: t[1],
+        )
+        if normal < MIN_DE_NORMAL:
+            ctx.emit(
+                "DES003",
+                f"lines '{a.id}' ({a.color}) and '{b.id}' ({b.color}) look alike: colour "
+                f"difference ΔE2000 {normal:.1f}, below {MIN_DE_NORMAL:.0f}; {where}",
+                ctx.line_ptr(b.id, "color"),
+            )
+        elif worst < MIN_DE_CVD:
+            ctx.emit(
+                "DES003",
+                f"lines '{a.id}' ({a.color}) and '{b.id}' ({b.color}) look alike with "
+                f"{vision}: ΔE2000 {worst:.1f}, below {MIN_DE_CVD:.0f}; {where}",
+                ctx.line_ptr(b.id, "color"),
+            )
+    sheet = ctx.city.sheet_color
+    for ln in ctx.city.lines:
+        light = colour.lab(ln.color)[0]
+        normal = colour.delta_e(ln.color, sheet)
+        vision, worst = min(
+            ((v, colour.delta_e(ln.color, sheet, v)) for v in colour.VISIONS[1:]),
+            key=lambda t: t[1],
+        )
+        if normal < MIN_SHEET_DE_NORMAL:
+            why = (
+                f"ΔE2000 {normal:.1f} from the sheet colour {sheet}, "
+                f"below {MIN_SHEET_DE_NORMAL:.0f}"
+            )
+        elif worst < MIN_SHEET_DE_CVD:
+            why = (
+                f"ΔE2000 {worst:.1f} from the sheet colour {sheet} with {vision}, "
+                f"below {MIN_SHEET_DE_CVD:.0f}"
+            )
+        elif light > MAX_LIGHTNESS:
+            why = f"lightness L* {light:.0f}, above {MAX_LIGHTNESS:.0f}: too pale for a thin line"
+        else:
+            continue
+        ctx.emit(
+            "DES004",
+            f"line '{ln.id}' colour {ln.color} will not stand out when printed: {why}",
+            ctx.line_ptr(ln.id, "color"),
+        )
+
+
+def bonuses(ctx: CheckContext, chances: dict[str, float | None]) -> None:
+    """DES005: a longer and harder line should not pay less (first-finisher bonus)."""
+    lines = [ln for ln in ctx.city.lines if chances.get(ln.id) is not None]
+    for a in lines:
+        pa = chances[a.id]
+        worse = [
+            b
+            for b in lines
+            if len(a.stops) > len(b.stops)
+            and pa <= chances[b.id] - BONUS_MIN_CHANCE_GAP  # type: ignore[operator]
+            and a.first < b.first
+        ]
+        if not worse:
+            continue
+        b = max(worse, key=lambda b: (b.first - a.first, -b.index))
+        ctx.emit(
+            "DES005",
+            f"line '{a.id}' ({len(a.stops)} stops, completes in {_pct(pa)} of draws) pays "
+            f"{a.first}/{a.others}, less than the shorter and easier line '{b.id}' "
+            f"({len(b.stops)} stops, {_pct(chances[b.id])}) with {b.first}/{b.others}",
+            ctx.line_ptr(a.id, "points"),
+        )
 
 
 def check(ctx: CheckContext) -> None:
-    """Emit this layer's diagnostics into ctx."""
+    """DES001-DES005."""
+    chances = completion(ctx)
+    colours(ctx)
+    bonuses(ctx, chances)

@@ -1,9 +1,337 @@
-"""Geometry layer of validate."""
+"""Geometry layer of validate: the printed sheet, in millimetres.
+
+Everything here is measured on ``ctx.sheet`` (``mapkit.sheet.layout``), the same
+layout the renderer draws, so what passes here prints legibly. Lines are tested
+as printed: ``sheet.drawn_routes`` (with the side-by-side offsets of shared
+segments) and with their ink width ``metrics.line_w``. Each physical problem is
+reported once: per (line, station), per wagon, per cluster of crowded stations.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 from mapkit.checks.context import CheckContext
+from mapkit.mapfile.model import Line
+from mapkit.sheet import Rect, SheetLayout
+
+Point = tuple[float, float]
+
+
+def _finite(*values: float) -> bool:
+    return all(math.isfinite(v) for v in values)
+
+
+def _seg_dist(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    denom = dx * dx + dy * dy
+    t = 0.0 if denom == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / denom))
+    return math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy))
+
+
+def _nearest_segment(p: Point, pts: Sequence[Point]) -> tuple[int, float]:
+    """Index of the polyline segment nearest to p, and the distance to it."""
+    if len(pts) == 1:
+        return 0, math.dist(p, pts[0])
+    return min(
+        ((j, _seg_dist(p, pts[j], pts[j + 1])) for j in range(len(pts) - 1)),
+        key=lambda t: t[1],
+    )
+
+
+def _rect_dist(p: Point, r: Rect) -> float:
+    dx = max(r.x - p[0], 0.0, p[0] - r.right)
+    dy = max(r.y - p[1], 0.0, p[1] - r.bottom)
+    return math.hypot(dx, dy)
+
+
+def _names(ids: Sequence[str], limit: int = 6) -> str:
+    shown = ", ".join(f"'{i}'" for i in ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+class _Geo:
+    def __init__(self, ctx: CheckContext) -> None:
+        self.ctx = ctx
+        self.city = ctx.city
+        self.sheet: SheetLayout = ctx.sheet
+        self.m = self.sheet.metrics
+        self.ids = [s.id for s in self.city.stations]
+        self.xy = [self.sheet.stations[i] for i in self.ids]
+
+    def segment_where(self, ln: Line, j: int) -> tuple[str, str]:
+        """(pointer, words) for segment j of a line's route."""
+        base = self.ctx.line_ptr(ln.id)
+        if ln.shape is not None:
+            return f"{base}/shape/{j + 1}", f"on its shape between points {j} and {j + 1}"
+        n = len(ln.stops)
+        if j == 0:
+            return f"{base}/depot", f"between its wagon and stop '{ln.stops[0]}'"
+        a, b = ln.stops[j - 1], ln.stops[j % n]
+        return f"{base}/stops/{j % n}", f"between its stops '{a}' and '{b}'"
+
+    # -- stations ---------------------------------------------------------------------------
+    def placement(self) -> None:
+        area, r = self.sheet.map_area, self.m.station_r
+        for sid, (x, y) in zip(self.ids, self.xy, strict=True):
+            if not _finite(x, y):
+                self.ctx.emit(
+                    "GEO003",
+                    f"station '{sid}' cannot be placed on the sheet (its position does not scale)",
+                    self.ctx.station_ptr(sid),
+                )
+            elif not area.contains(Rect(x - r, y - r, 2 * r, 2 * r), tol=0.01):
+                self.ctx.emit(
+                    "GEO003",
+                    f"station '{sid}' at ({x:.1f}, {y:.1f}) mm is outside the map area "
+                    f"({area.x:.1f}..{area.right:.1f} x {area.y:.1f}..{area.bottom:.1f} mm)",
+                    self.ctx.station_ptr(sid),
+                )
+        for ln in self.city.lines:
+            w = self.sheet.wagons[ln.id].rect
+            if not _finite(w.x, w.y, w.w, w.h):
+                self.ctx.emit(
+                    "GEO004",
+                    f"the wagon of line '{ln.id}' cannot be placed on the sheet",
+                    self.ctx.line_ptr(ln.id, "depot"),
+                )
+            elif not area.contains(w, tol=0.01):
+                self.ctx.emit(
+                    "GEO004",
+                    f"the wagon of line '{ln.id}' ({w.x:.1f}..{w.right:.1f} x "
+                    f"{w.y:.1f}..{w.bottom:.1f} mm) reaches outside the map area",
+                    self.ctx.line_ptr(ln.id, "depot"),
+                )
+
+    def crowding(self, tree) -> None:
+        from shapely import points
+
+        need = self.m.min_station_distance
+        idx_a, idx_b = tree.query(points(self.xy), predicate="dwithin", distance=need)
+        parent = list(range(len(self.ids)))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        closest: dict[int, tuple[float, int, int]] = {}
+        pairs = []
+        for a, b in zip(idx_a.tolist(), idx_b.tolist(), strict=True):
+            if a >= b:
+                continue
+            d = math.dist(self.xy[a], self.xy[b])
+            if d < need - 1e-9:
+                pairs.append((d, a, b))
+                parent[find(a)] = find(b)
+        for d, a, b in pairs:
+            root = find(a)
+            if root not in closest or (d, a, b) < closest[root]:
+                closest[root] = (d, a, b)
+        members: dict[int, list[int]] = {}
+        for _d, a, b in pairs:
+            for k in (a, b):
+                lst = members.setdefault(find(k), [])
+                if k not in lst:
+                    lst.append(k)
+        for root, (d, a, b) in sorted(closest.items(), key=lambda kv: kv[1][2]):
+            group = sorted(members[root])
+            how = "overlap" if d < 2 * self.m.station_r else "nearly touch"
+            if len(group) == 2:
+                msg = (
+                    f"stations '{self.ids[a]}' and '{self.ids[b]}' {how}: their centres are "
+                    f"{d:.1f} mm apart at print scale, at least {need:.1f} mm needed"
+                )
+            else:
+                msg = (
+                    f"{len(group)} stations crowd together ({_names([self.ids[k] for k in group])})"
+                    f": the closest, '{self.ids[a]}' and '{self.ids[b]}', are {d:.1f} mm apart "
+                    f"at print scale, at least {need:.1f} mm needed"
+                )
+            self.ctx.emit("GEO002", msg, self.ctx.station_ptr(self.ids[b]))
+
+    # -- lines ------------------------------------------------------------------------------
+    def lines_vs_stations(self, tree) -> None:
+        from shapely import LineString
+
+        r, half, near = self.m.station_r, self.m.line_w / 2, self.m.near_line
+        for ln in self.city.lines:
+            pts = self.sheet.drawn_routes.get(ln.id) or self.sheet.routes[ln.id]
+            if len(pts) < 2 or not all(_finite(*p) for p in pts):
+                continue
+            stops = set(ln.stops)
+            hits = tree.query(LineString(pts), predicate="dwithin", distance=r + half + near)
+            for k in sorted(hits.tolist()):
+                sid = self.ids[k]
+                if sid in stops:
+                    continue
+                j, d = _nearest_segment(self.xy[k], pts)
+                gap = d - r - half
+                if gap >= near:
+                    continue
+                pointer, where = self.segment_where(ln, j)
+                if gap < 0:
+                    verb = "runs through" if d < r else "touches the circle of"
+                    self.ctx.emit(
+                        "GEO001",
+                        f"line '{ln.id}' {verb} station '{sid}' ({d:.1f} mm from its centre; "
+                        f"circle radius {r:.1f} mm, line {2 * half:.1f} mm wide) {where}, "
+                        "which is not one of its stops",
+                        pointer,
+                    )
+                else:
+                    self.ctx.emit(
+                        "GEO007",
+                        f"line '{ln.id}' passes {gap:.1f} mm from the circle of station '{sid}' "
+                        f"{where}, which is not one of its stops (leave at least {near:.1f} mm)",
+                        pointer,
+                    )
+
+    # -- wagons -----------------------------------------------------------------------------
+    def wagons(self, tree) -> None:
+        from shapely import STRtree, box
+
+        r = self.m.station_r
+        lines = list(self.city.lines)
+        rects = [self.sheet.wagons[ln.id].rect for ln in lines]
+        if not all(_finite(w.x, w.y, w.w, w.h) for w in rects):
+            return
+        polys = [box(w.x, w.y, w.right, w.bottom) for w in rects]
+        for ln, w, poly in zip(lines, rects, polys, strict=True):
+            covered = []
+            nearest = r
+            for k in sorted(tree.query(poly, predicate="dwithin", distance=r).tolist()):
+                d = _rect_dist(self.xy[k], w)
+                if d < r - 1e-9:
+                    covered.append(self.ids[k])
+                    nearest = min(nearest, d)
+            if covered:
+                what = "station" if len(covered) == 1 else "stations"
+                how = (
+                    "a station centre lies inside the wagon"
+                    if nearest == 0
+                    else f"a circle reaches {r - nearest:.1f} mm into the wagon"
+                )
+                self.ctx.emit(
+                    "GEO005",
+                    f"the wagon of line '{ln.id}' covers {what} {_names(covered)} ({how})",
+                    self.ctx.line_ptr(ln.id, "depot"),
+                )
+        wtree = STRtree(polys)
+        a_idx, b_idx = wtree.query(polys, predicate="intersects")
+        for a, b in zip(a_idx.tolist(), b_idx.tolist(), strict=True):
+            if a >= b:
+                continue
+            wa, wb = rects[a], rects[b]
+            ox = min(wa.right, wb.right) - max(wa.x, wb.x)
+            oy = min(wa.bottom, wb.bottom) - max(wa.y, wb.y)
+            if ox <= 1e-9 or oy <= 1e-9:
+                continue
+            self.ctx.emit(
+                "GEO005",
+                f"the wagons of lines '{lines[a].id}' and '{lines[b].id}' overlap "
+                f"({ox:.1f} x {oy:.1f} mm)",
+                self.ctx.line_ptr(lines[b].id, "depot"),
+            )
+        self.lines_over_wagons(wtree, lines, rects)
+
+    def lines_over_wagons(self, wtree, lines: list[Line], rects: list[Rect]) -> None:
+        from shapely import LineString
+
+        half = self.m.line_w / 2
+        found: dict[int, list[str]] = {}
+        for ln in lines:
+            pts = self.sheet.drawn_routes.get(ln.id) or self.sheet.routes[ln.id]
+            if len(pts) < 2 or not all(_finite(*p) for p in pts):
+                continue
+            for k in wtree.query(LineString(pts), predicate="dwithin", distance=half).tolist():
+                if lines[k].id == ln.id:
+                    continue
+                near = min(
+                    _seg_rect_dist(pts[j], pts[j + 1], rects[k]) for j in range(len(pts) - 1)
+                )
+                if near < half - 1e-9:
+                    found.setdefault(k, []).append(ln.id)
+        for k in sorted(found):
+            others = found[k]
+            who = (
+                f"line '{others[0]}' runs" if len(others) == 1 else (f"lines {_names(others)} run")
+            )
+            self.ctx.emit(
+                "GEO008",
+                f"{who} over the wagon of line '{lines[k].id}': its letter or window boxes "
+                "are hard to read and write in",
+                self.ctx.line_ptr(lines[k].id, "depot"),
+            )
+
+    def wagon_size(self) -> None:
+        m = self.m
+        for ln in self.city.lines:
+            wagon = self.sheet.wagons[ln.id]
+            if wagon.writable:
+                continue
+            need = m.letter_w + ln.windows * m.min_box + 2 * m.wagon_pad
+            limit = ln.depot.max_width_mm
+            self.ctx.emit(
+                "GEO006",
+                f"line '{ln.id}': its {ln.windows} window boxes are {wagon.box_size:.1f} mm wide, "
+                f"below the {m.min_box:.1f} mm a pen needs; max_width_mm "
+                f"{limit if limit is not None else '?'} must be at least {need:.1f} mm",
+                self.ctx.line_ptr(ln.id, "depot", "max_width_mm"),
+            )
+
+    def panel(self) -> None:
+        if self.sheet.panel_fits:
+            return
+        m = self.m
+        first_score = min((b.y for b in self.sheet.score_boxes.values()), default=0.0)
+        rows_h = first_score - m.score_label_h - m.gap - self.sheet.panel.y
+        room = max(int(rows_h // m.min_panel_row_h), 0)
+        n = len(self.city.lines)
+        self.ctx.emit(
+            "GEO009",
+            f"the scoring panel has room for {room} lines on {self.sheet.paper} paper "
+            f"(rows at least {m.min_panel_row_h:.0f} mm high); the map has {n}",
+            "/lines",
+        )
+
+
+def _seg_rect_dist(a: Point, b: Point, r: Rect) -> float:
+    """Distance between segment ab and rectangle r (0 when they touch)."""
+    if r.contains_point(a) or r.contains_point(b):
+        return 0.0
+    corners = [(r.x, r.y), (r.right, r.y), (r.right, r.bottom), (r.x, r.bottom)]
+    edges = list(zip(corners, corners[1:] + corners[:1], strict=True))
+    if any(_segments_cross(a, b, p, q) for p, q in edges):
+        return 0.0
+    return min(
+        [_seg_dist(c, a, b) for c in corners]
+        + [_seg_dist(a, p, q) for p, q in edges]
+        + [_seg_dist(b, p, q) for p, q in edges]
+    )
+
+
+def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
+    def orient(p: Point, q: Point, s: Point) -> float:
+        return (q[0] - p[0]) * (s[1] - p[1]) - (q[1] - p[1]) * (s[0] - p[0])
+
+    o1, o2, o3, o4 = orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
+    return (o1 > 0) != (o2 > 0) and (o3 > 0) != (o4 > 0)
 
 
 def check(ctx: CheckContext) -> None:
-    """Emit this layer's diagnostics into ctx."""
+    """GEO001-GEO009 at print scale."""
+    from shapely import STRtree, points
+
+    geo = _Geo(ctx)
+    geo.placement()
+    geo.wagon_size()
+    geo.panel()
+    if not all(_finite(*p) for p in geo.xy):
+        return
+    tree = STRtree(points(geo.xy))
+    geo.crowding(tree)
+    geo.lines_vs_stations(tree)
+    geo.wagons(tree)

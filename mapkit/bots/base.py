@@ -1,0 +1,91 @@
+"""The bot interface and the bridge from engine states to the bots' sheet model.
+
+Legality always comes from the engine: a bot's candidate moves are turned into
+engine actions, canonicalised and kept only if ``legal_actions()`` lists them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from mapkit.bots.evaluate import View
+from mapkit.bots.model import EXPRESS, FREE, NUMBER, PLUS, Compiled
+
+if TYPE_CHECKING:
+    from mapkit.engine import State
+
+# Engine card kinds (mapkit.engine.cards): 3 4 5 6 x2 x3 + free.
+_KIND = (NUMBER, NUMBER, NUMBER, NUMBER, EXPRESS, EXPRESS, PLUS, FREE)
+_VALUE = (3, 4, 5, 6, 2, 3, 0, 0)
+SIX = 3
+FULL_DECK = ((0, 2), (1, 3), (2, 2), (3, 1), (4, 2), (5, 1), (6, 2), (7, 1))
+
+
+def card_of(kind: int) -> tuple[str, int]:
+    """(bot card kind, value) of an engine card kind."""
+    return _KIND[kind], _VALUE[kind]
+
+
+class Bot:
+    """A seeded player. ``choose`` returns one of ``state.legal_actions()``.
+
+    ``rng`` defaults to the bot's own generator (seeded by :func:`make_bot`), so
+    a bot replays the same game for the same seed and the same states.
+    """
+
+    name = "bot"
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.options = options
+        self._compiled: tuple[Any, Compiled] | None = None
+
+    def choose(self, state: State, rng: random.Random | None = None) -> int:
+        raise NotImplementedError
+
+    def compiled(self, state: State) -> Compiled:
+        """The bots' model of the state's map, built once per map."""
+        city = state.game.city
+        if self._compiled is None or self._compiled[0] is not city:
+            self._compiled = (city, Compiled(city))
+        return self._compiled[1]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} seed={self.seed}>"
+
+
+def view_of(state: State, cc: Compiled, player: int | None = None) -> View:
+    """One player's sheet as public information (race: lines already taken by others)."""
+    p = state.current_player() if player is None else player
+    n = state.num_players()
+    done = state.completed(p)
+    lost = 0 if n == 1 else state.taken() & ~done
+    return View(
+        marked=state.marked(p),
+        windows=[state.windows_left(p, li) for li in range(len(cc.line_ids))],
+        lost=lost,
+        done=done,
+        inter=sum(state.interchanges(p)),
+        pw=1.0 if n == 1 else 0.5,
+    )
+
+
+def free_base(state: State, cc: Compiled) -> int:
+    return state.game.num_distinct_actions() - cc.n - 1
+
+
+def to_action(state: State, cc: Compiled, m: Any) -> int:
+    """The engine action for a bot move (before canonicalisation)."""
+    if m.kind == FREE:
+        return free_base(state, cc) + (cc.n if m.station is None else m.station)
+    d = 1 if m.direction == "backward" else 0
+    return m.line << 4 | d << 3 | (m.crosses if m.kind != PLUS else 0)
+
+
+def next_cards(state: State) -> list[tuple[int, float]]:
+    """(engine card kind, probability) of the next round's card, seen from a decision node."""
+    if state.card() == SIX:
+        return [(k, c / 14) for k, c in FULL_DECK]
+    return state.chance_outcomes()

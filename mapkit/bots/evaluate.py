@@ -1,0 +1,428 @@
+"""The greedy evaluation: an estimate of a sheet's final score, and cheap deltas of it.
+
+``H(sheet) = Σ_lines LV(line) + 2·interchanges − pw·empty stations`` where the
+line value ``LV`` is the bonus already won, or ``bonus · P(complete)`` plus the
+worth of the line's unused windows (future crosses). ``P`` comes from how many
+more cards the line's empty stretches need (each stretch between marked stations
+needs its own number card) against its windows left. Crossing a station where
+several lines meet gives up a future interchange there, which costs
+``w_ip · (lines − 1)``. Weights are tuned by simulation (docs/simulate.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mapkit.bots.model import EXPRESS, FREE, NUMBER, PLUS, Compiled, first_empty, run
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Tuned by ``python benchmarks/bench_bots.py tune`` (see docs/simulate.md)."""
+
+    beta: float = 0.8
+    """Per-card chance that a needed card arrives and fits."""
+    over: float = 0.3
+    """Factor on P when the line needs more cards than it has windows."""
+    card: float = 5.0
+    """Stations one card covers on average."""
+    cap: float = 0.2
+    """Worth of one future cross a line's windows can still make."""
+    ip: float = 0.0
+    """Cost per extra line of crossing (not boxing) a station where lines meet."""
+    ip_min: int = 3
+    """Only stations with at least this many lines are kept free for interchanges."""
+
+
+DEFAULT = Weights()
+
+
+@dataclass(slots=True)
+class View:
+    """One player's sheet as the bots see it (public information only)."""
+
+    marked: int
+    windows: list[int]
+    lost: int = 0
+    """Bitmask of lines whose ``first`` bonus another player has already taken."""
+    done: int = 0
+    """Bitmask of lines this player has completed."""
+    inter: int = 0
+    """Sum of the interchange numbers written so far."""
+    pw: float = 1.0
+    """Weight of one empty station: 1 solo, 0.5 with several players."""
+
+    def copy(self) -> View:
+        return View(self.marked, self.windows[:], self.lost, self.done, self.inter, self.pw)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A candidate move in bot terms: converted to an engine action by the adapter."""
+
+    kind: str
+    line: int = -1
+    direction: str | None = None
+    crosses: int = 0
+    station: int | None = None
+    marks: int = 0
+    count: int = 0
+    crossed: tuple[int, ...] = ()
+
+
+@dataclass
+class Evaluator:
+    cc: Compiled
+    w: Weights = DEFAULT
+    _memo: list = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._memo = [{} for _ in self.cc.line_ids]
+        self._lm, self._first, self._others = self.cc.line_mask, self.cc.first, self.cc.others
+
+    def line_value(self, li: int, marked: int, windows: int, lost: bool) -> float:
+        """LV for an open (not yet completed) line; completed lines are valued by the caller."""
+        key = (marked & self.cc.line_mask[li]) << 8 | windows << 1 | lost
+        memo = self._memo[li]
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = self._line_value(li, marked, windows, lost)
+        return v
+
+    def base(self, v: View) -> list[float | None]:
+        """LV of every line before a move (``None`` for completed lines): shared by all deltas."""
+        out: list[float | None] = []
+        marked, lost_bits, windows = v.marked, v.lost, v.windows
+        for li, lm in enumerate(self.cc.line_mask):
+            m = marked & lm
+            if m == lm:
+                out.append(None)
+                continue
+            lost = lost_bits >> li & 1
+            key = m << 8 | windows[li] << 1 | lost
+            memo = self._memo[li]
+            x = memo.get(key)
+            if x is None:
+                x = memo[key] = self._line_value(li, marked, windows[li], bool(lost))
+            out.append(x)
+        return out
+
+    def _line_value(self, li: int, marked: int, windows: int, lost: bool) -> float:
+        cc, w = self.cc, self.w
+        bonus = cc.others[li] if lost else cc.first[li]
+        best_need, empties = None, 0
+        for route in cc.routes[li]:
+            need, seg, empties = 0, 0, 0
+            for b in route.bits:
+                if marked & b:
+                    if seg:
+                        need += -(-seg // w.card)
+                        seg = 0
+                else:
+                    seg += 1
+                    empties += 1
+            if seg:
+                need += -(-seg // w.card)
+            if best_need is None or need < best_need:
+                best_need = need
+        if empties == 0:
+            return float(bonus)
+        p = w.beta**best_need
+        if best_need > windows:
+            p *= w.over
+        return bonus * p + w.cap * min(windows * w.card, empties)
+
+    def done_value(self, li: int, lost: bool) -> float:
+        return float(self.cc.others[li] if lost else self.cc.first[li])
+
+    def value(self, v: View) -> float:
+        """H of a whole sheet (used by beam search; greedy uses :meth:`delta`)."""
+        cc = self.cc
+        total = 2.0 * v.inter - v.pw * (cc.n - v.marked.bit_count())
+        for li in range(len(cc.line_ids)):
+            lost = bool(v.lost >> li & 1)
+            if v.marked & cc.line_mask[li] == cc.line_mask[li]:
+                total += self.done_value(li, bool(v.lost >> li & 1) and not v.done >> li & 1)
+            else:
+                total += self.line_value(li, v.marked, v.windows[li], lost)
+        return total
+
+    def delta(self, v: View, m: Move, base: list[float | None] | None = None) -> float:
+        """H(after m) − H(before m), touching only the lines m changes."""
+        cc, w = self.cc, self.w
+        if base is None:
+            base = self.base(v)
+        marks = m.marks
+        d = v.pw * marks.bit_count() + 2.0 * m.count
+        if m.crossed and w.ip:
+            ipmin, count = w.ip_min, cc.count
+            for s in m.crossed:
+                c = count[s]
+                if c >= ipmin:
+                    d -= w.ip * (c - 1)
+        affected = 1 << m.line if m.line >= 0 else 0
+        mm = marks
+        lines_at_mask = cc.lines_at_mask
+        while mm:
+            low = mm & -mm
+            affected |= lines_at_mask[low.bit_length() - 1]
+            mm ^= low
+        after = v.marked | marks
+        line_mask = cc.line_mask
+        while affected:
+            low = affected & -affected
+            li = low.bit_length() - 1
+            affected ^= low
+            before = base[li]
+            if before is None:
+                continue
+            lm = line_mask[li]
+            lost = bool(v.lost & low)
+            if after & lm == lm:
+                d += self.done_value(li, lost) - before
+            else:
+                wl = v.windows[li] - (li == m.line)
+                d += self.line_value(li, after, wl, lost) - before
+        return d
+
+    def delta_raw(
+        self, v: View, line: int, marks: int, count: int, affected: int, base: list[float | None]
+    ) -> float:
+        """:meth:`delta` without the interchange-reserve term, on precomputed masks."""
+        d = v.pw * marks.bit_count() + 2.0 * count
+        if line >= 0:
+            affected |= 1 << line
+        after = v.marked | marks
+        line_mask, first, others = self._lm, self._first, self._others
+        memo = self._memo
+        lost_bits = v.lost
+        windows = v.windows
+        while affected:
+            low = affected & -affected
+            li = low.bit_length() - 1
+            affected ^= low
+            before = base[li]
+            if before is None:
+                continue
+            lm = line_mask[li]
+            a = after & lm
+            if lost_bits & low:
+                if a == lm:
+                    d += others[li] - before
+                    continue
+                key = a << 8 | (windows[li] - (li == line)) << 1 | 1
+            else:
+                if a == lm:
+                    d += first[li] - before
+                    continue
+                key = a << 8 | (windows[li] - (li == line)) << 1
+            x = memo[li].get(key)
+            if x is None:
+                wl = windows[li] - (li == line)
+                x = memo[li][key] = self._line_value(li, after, wl, bool(lost_bits & low))
+            d += x - before
+        return d
+
+
+class Routes:
+    """Memoised facts of a route for the part of the sheet it crosses.
+
+    ``info(r, marked)`` -> ``(empties, run, prefix_marks, prefix_lines, holes)``:
+    the empty stops in route order from the first one, how many of them are
+    contiguous from the first (what a number card may mark), the station mask and
+    the touched-lines mask of the first ``j`` empties, and the free-ride targets of
+    the route (its first empty stop and every empty stop between marked neighbours).
+    """
+
+    def __init__(self, cc: Compiled) -> None:
+        self.cc = cc
+        self.routes = [r for rs in cc.routes for r in rs]
+        self.by_line = []
+        i = 0
+        for rs in cc.routes:
+            self.by_line.append(tuple(range(i, i + len(rs))))
+            i += len(rs)
+        self.masks = [cc.line_mask[r.line] for r in self.routes]
+        self.memo: list[dict[int, tuple]] = [{} for _ in self.routes]
+
+    def info(self, ri: int, marked: int) -> tuple:
+        key = marked & self.masks[ri]
+        memo = self.memo[ri]
+        e = memo.get(key)
+        if e is None:
+            e = memo[key] = self._compute(ri, marked)
+        return e
+
+    def _compute(self, ri: int, marked: int) -> tuple:
+        route = self.routes[ri]
+        cc = self.cc
+        flags = [bool(marked & b) for b in route.bits]
+        empties = [s for s, f in zip(route.stops, flags, strict=True) if not f]
+        run = 0
+        if empties:
+            start = flags.index(False)
+            for f in flags[start:]:
+                if f:
+                    break
+                run += 1
+        pm, pl = [0], [0]
+        for s in empties:
+            pm.append(pm[-1] | 1 << s)
+            pl.append(pl[-1] | cc.lines_at_mask[s])
+        n = len(flags)
+        holes = [empties[0]] if empties else []
+        for j, (s, f) in enumerate(zip(route.stops, flags, strict=True)):
+            if not f and (j == 0 or flags[j - 1]) and (j == n - 1 or flags[j + 1]):
+                holes.append(s)
+        return (tuple(empties), run, tuple(pm), tuple(pl), tuple(holes))
+
+
+def best_moves(
+    ev: Evaluator, rt: Routes, v: View, kind: str, value: int, base: list[float | None]
+) -> list[tuple[float, int, int, int, int]]:
+    """Every candidate as ``(delta, route index, crosses, station, marks)``, unsorted.
+
+    The fast path of the greedy bot: full runs only (a shorter run never scored
+    better in tuning), interchange on each open line, and for a free ride the
+    first empty stop of each line and every isolated empty stop (a one-stop hole).
+    ``station`` is the boxed/free-ride station or -1.
+    """
+    cc = ev.cc
+    out = []
+    marked = v.marked
+    if kind == FREE:
+        seen = set()
+        for li in range(len(cc.line_mask)):
+            if base[li] is None:
+                continue
+            for ri in rt.by_line[li]:
+                for s in rt.info(ri, marked)[4]:
+                    if s in seen:
+                        continue
+                    seen.add(s)
+                    b = 1 << s
+                    out.append((ev.delta_raw(v, -1, b, 0, cc.lines_at_mask[s], base), -1, 0, s, b))
+        out.append((0.0, -1, 0, -1, 0))
+        return out
+    express = kind == EXPRESS
+    memo, masks, delta = rt.memo, rt.masks, ev.delta_raw
+    for li, wl in enumerate(v.windows):
+        if not wl:
+            continue
+        for ri in rt.by_line[li]:
+            e = memo[ri].get(marked & masks[ri])
+            empties, run, pm, pl, _ = e if e is not None else rt.info(ri, marked)
+            if kind == PLUS:
+                if empties:
+                    s = empties[0]
+                    d = ev.delta_raw(v, li, pm[1], cc.count[s], pl[1], base)
+                    out.append((d, ri, 0, s, pm[1]))
+                else:
+                    out.append((ev.delta_raw(v, li, 0, 0, 0, base), ri, 0, -1, 0))
+                continue
+            k = len(empties) if express else run
+            if k > value:
+                k = value
+            out.append((delta(v, li, pm[k], 0, pl[k], base), ri, k, -1, pm[k]))
+    return out
+
+
+def candidates(cc: Compiled, v: View, kind: str, value: int, ip_min: int = 3) -> list[Move]:
+    """Moves worth considering for a card: full runs, and runs cut short before a busy station.
+
+    Numbers/express: for every line with an empty window (and direction on a loop),
+    the full run, plus every shorter run that stops just before a station where
+    ``ip_min`` or more lines meet (to keep it free for an interchange).
+    Interchange: every line with an empty window. Free ride: every empty station, or none.
+    """
+    out: list[Move] = []
+    marked = v.marked
+    if kind == FREE:
+        out.append(Move(FREE))
+        free = cc.all_mask & ~marked
+        while free:
+            low = free & -free
+            s = low.bit_length() - 1
+            free ^= low
+            out.append(Move(FREE, station=s, marks=low, crossed=(s,)))
+        return out
+    for li, wl in enumerate(v.windows):
+        if not wl:
+            continue
+        for route in cc.routes[li]:
+            if kind == PLUS:
+                s = first_empty(route, marked)
+                if s is None:
+                    out.append(Move(PLUS, li, route.direction))
+                else:
+                    out.append(Move(PLUS, li, route.direction, marks=1 << s, count=cc.count[s]))
+                continue
+            r = run(route, marked, kind == EXPRESS, value)
+            k = len(r)
+            out.append(Move(kind, li, route.direction, k, marks=_mask(r), crossed=tuple(r)))
+            for j in range(k - 1, -1, -1):
+                if cc.count[r[j]] >= ip_min:
+                    part = r[:j]
+                    out.append(
+                        Move(kind, li, route.direction, j, marks=_mask(part), crossed=tuple(part))
+                    )
+    return out
+
+
+def all_moves(cc: Compiled, v: View, kind: str, value: int) -> list[Move]:
+    """Every distinct outcome of a card (every cross count), for exhaustive searches."""
+    if kind in (FREE, PLUS):
+        return candidates(cc, v, kind, value)
+    out = []
+    for li, wl in enumerate(v.windows):
+        if not wl:
+            continue
+        for route in cc.routes[li]:
+            r = run(route, v.marked, kind == EXPRESS, value)
+            for j in range(len(r), -1, -1):
+                part = r[:j]
+                out.append(
+                    Move(kind, li, route.direction, j, marks=_mask(part), crossed=tuple(part))
+                )
+    return out
+
+
+def _mask(stations: list[int]) -> int:
+    m = 0
+    for s in stations:
+        m |= 1 << s
+    return m
+
+
+def apply(cc: Compiled, v: View, m: Move) -> View:
+    """The view after a move (no race bookkeeping beyond ``done``)."""
+    out = v.copy()
+    if m.line >= 0:
+        out.windows[m.line] -= 1
+    out.marked |= m.marks
+    out.inter += m.count
+    affected = m.marks
+    while affected:
+        low = affected & -affected
+        affected ^= low
+        for li in cc.lines_at[low.bit_length() - 1]:
+            lm = cc.line_mask[li]
+            if out.marked & lm == lm:
+                out.done |= 1 << li
+    return out
+
+
+def final_score(cc: Compiled, v: View) -> float:
+    """The score of a finished sheet as the view knows it (lost lines pay ``others``)."""
+    pts = 0
+    for li in range(len(cc.line_ids)):
+        lm = cc.line_mask[li]
+        if v.marked & lm == lm:
+            pts += cc.others[li] if v.lost >> li & 1 else cc.first[li]
+    return pts + 2 * v.inter - v.pw * (cc.n - v.marked.bit_count())
+
+
+__all__ = [
+    "DEFAULT", "EXPRESS", "FREE", "NUMBER", "PLUS", "Evaluator", "Move", "View", "Weights",
+    "all_moves", "apply", "candidates", "final_score",
+]  # fmt: skip

@@ -1,0 +1,88 @@
+"""The greedy bot: the legal move with the best immediate change of the evaluation."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from mapkit.bots.base import Bot, card_of, free_base, view_of
+from mapkit.bots.evaluate import DEFAULT, Evaluator, Routes, View, Weights, best_moves
+from mapkit.bots.model import FREE, PLUS
+
+if TYPE_CHECKING:
+    from mapkit.engine import State
+
+EXTRA_ACTION = 3.0
+"""Worth of the extra action a special station earns (variant only): about one move's gain."""
+
+Scored = tuple[float, int, int, int, int]
+
+_TOOLS: dict[tuple[int, Weights], tuple[Any, Evaluator, Routes]] = {}
+"""Evaluators and route memos shared by every bot on the same map and weights (pure caches)."""
+
+
+class GreedyBot(Bot):
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, weights: Weights = DEFAULT, **options: Any) -> None:
+        super().__init__(seed, **options)
+        self.weights = weights
+        self._ev: Evaluator | None = None
+        self._rt: Routes | None = None
+
+    def tools(self, state: State) -> tuple[Evaluator, Routes]:
+        """The evaluator and route memo of the state's map (memos persist across games)."""
+        city = state.game.city
+        if self._ev is None or self._ev.cc.city is not city:
+            key = (id(city), self.weights)
+            hit = _TOOLS.get(key)
+            if hit is None or hit[0] is not city:
+                cc = self.compiled(state)
+                hit = _TOOLS[key] = (city, Evaluator(cc, self.weights), Routes(cc))
+            _, self._ev, self._rt = hit
+        assert self._rt is not None
+        return self._ev, self._rt
+
+    def scored(self, state: State, v: View | None = None) -> list[Scored]:
+        """Every candidate ``(delta, route, crosses, station, marks)`` for the current card."""
+        ev, rt = self.tools(state)
+        if v is None:
+            v = view_of(state, ev.cc)
+        kind, value = card_of(state.card())
+        moves = best_moves(ev, rt, v, kind, value, ev.base(v))
+        sp = ev.cc.special_mask
+        if state.game.special_stations and sp:
+            moves = [
+                (d + EXTRA_ACTION * (m & sp).bit_count(), ri, k, s, m) for d, ri, k, s, m in moves
+            ]
+        return moves
+
+    def action(self, state: State, move: Scored) -> int:
+        """The engine action of a scored candidate."""
+        _, ri, k, s, _ = move
+        ev, rt = self.tools(state)
+        if ri < 0:
+            return free_base(state, ev.cc) + (ev.cc.n if s < 0 else s)
+        route = rt.routes[ri]
+        a = route.line << 4 | k
+        if route.direction == "backward":
+            a = state.canonical(a | 8)
+        return a
+
+    def choose(self, state: State, rng: random.Random | None = None) -> int:
+        moves = self.scored(state)
+        best = max(moves)
+        a = self.action(state, best)
+        if state.is_legal(a):
+            return a
+        legal = set(state.legal_actions())
+        for m in sorted(moves, reverse=True):
+            a = self.action(state, m)
+            if a in legal:
+                return a
+        acts = sorted(legal)
+        return acts[int((rng or self.rng).random() * len(acts))]
+
+
+def card_is_free_or_plus(kind: str) -> bool:
+    return kind in (FREE, PLUS)

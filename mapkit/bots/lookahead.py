@@ -1,0 +1,56 @@
+"""The lookahead bot: expectimax over the next card, greedy evaluation at the leaves."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from mapkit.bots.base import card_of, next_cards, view_of
+from mapkit.bots.evaluate import View, best_moves
+from mapkit.bots.greedy import GreedyBot
+
+if TYPE_CHECKING:
+    from mapkit.engine import State
+
+
+class LookaheadBot(GreedyBot):
+    """Value of a move = its greedy gain + E[best greedy gain of the next card].
+
+    The next card's distribution is the draw pile (``chance_outcomes()``; the
+    full deck after a 6). Only the ``width`` best moves by greedy gain are
+    searched; ``discount`` weighs the future against the present.
+    """
+
+    name = "lookahead"
+
+    def __init__(self, seed: int = 0, width: int = 6, discount: float = 1.0, **options: Any):
+        super().__init__(seed, **options)
+        self.width = width
+        self.discount = discount
+
+    def choose(self, state: State, rng: random.Random | None = None) -> int:
+        ev, rt = self.tools(state)
+        cc = ev.cc
+        v = view_of(state, cc)
+        moves = sorted(self.scored(state, v), reverse=True)
+        if len(moves) == 1 or state.is_extra_action():
+            return GreedyBot.choose(self, state, rng)
+        outcomes = [(card_of(k), p) for k, p in next_cards(state)]
+        best, best_value = None, None
+        for m in moves[: self.width]:
+            a = self.action(state, m)
+            if not state.is_legal(a):
+                continue
+            d, ri, _, _, marks = m
+            after = View(v.marked | marks, v.windows[:], v.lost, v.done, v.inter, v.pw)
+            if ri >= 0:
+                after.windows[rt.routes[ri].line] -= 1
+            future = 0.0
+            if any(after.windows):
+                base = ev.base(after)
+                for (kind, value), p in outcomes:
+                    future += p * max(best_moves(ev, rt, after, kind, value, base))[0]
+            total = d + self.discount * future
+            if best_value is None or total > best_value:
+                best, best_value = a, total
+        return best if best is not None else GreedyBot.choose(self, state, rng)

@@ -1,0 +1,320 @@
+"""``mapkit play`` (a human against bots in the terminal) and ``mapkit replay`` (check a record)."""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from mapkit.cli.common import fail, load_or_fail, map_paths
+
+
+class ResultFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+class Variant(StrEnum):
+    none = "none"
+    special = "special"
+
+
+def read_record(path: Path) -> Any:
+    """The parsed record, or a one-line message and exit 1 (2 for an unreadable file)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"no such record file: {path}", 2)
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", 2)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", 1)
+
+
+def replay(
+    record: Annotated[Path, typer.Argument(help="A game record (mapkit-game/1 JSON).")],
+    map: Annotated[
+        str | None,
+        typer.Option(
+            "--map", "-m", help="The map file (default: the shipped map the record names)."
+        ),
+    ] = None,
+    format: Annotated[
+        ResultFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = ResultFormat.text,
+) -> None:
+    """Verify every card and move of a game record and print the scores.
+
+    Exit 0: legal record; 1: illegal or malformed record (nothing is scored); 2: usage.
+    """
+    from mapkit.engine.record import RecordError, result, result_text
+    from mapkit.engine.record import replay as run_replay
+
+    doc = read_record(record)
+    if map is None:
+        if not isinstance(doc, dict) or not isinstance(doc.get("map"), str):
+            fail(f"{record}: no map id in the record; give --map MAP", 2)
+        map = doc["map"]
+    (path,) = map_paths([map])
+    city = load_or_fail(path)
+    try:
+        rep = run_replay(city, doc)
+    except RecordError as exc:
+        fail(f"{record}: {exc}", 1)
+    if format is ResultFormat.json:
+        typer.echo(json.dumps(result(rep), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(result_text(rep), nl=False)
+
+
+# ---------------------------------------------------------------- play
+
+HELP = """\
+How to answer:
+  number / express card:  a line letter for as many crosses as possible (B),
+                          or the letter and a number of crosses (B 3, b3, B 0);
+                          loop lines also take a direction (C back 2, c fwd)
+  interchange (+):        a line letter (D; loop lines: C back)
+  free ride:              a station id or name (s12, Alexanderplatz), or none
+  ?                       this help;  quit  leave the game
+"""
+
+_DIRECTIONS = {
+    "back": "backward", "backward": "backward", "bwd": "backward", "bw": "backward",
+    "<": "backward", "rev": "backward", "reverse": "backward",
+    "fwd": "forward", "forward": "forward", "fw": "forward", "forth": "forward", ">": "forward",
+}  # fmt: skip
+
+
+class Quit(Exception):
+    """The player asked to leave."""
+
+
+def parse_choice(text: str, state: Any) -> dict[str, Any]:
+    """A forgiving reading of a typed choice into a record move; ValueError says what is wrong."""
+    from mapkit.engine.cards import FREE, PLUS
+
+    t = state.game.tables
+    raw = text.strip()
+    low = raw.lower()
+    if state.card() == FREE:
+        if low in ("none", "-", "no", "nothing", "pass", "skip"):
+            return {"station": None}
+        for sid in t.station_ids:
+            if sid.lower() == low:
+                return {"station": sid}
+        for st in state.game.city.stations:
+            if st.name and st.name.lower() == low:
+                return {"station": st.id}
+        matches = [st.id for st in state.game.city.stations if st.name and low in st.name.lower()]
+        if len(matches) == 1 and low:
+            return {"station": matches[0]}
+        raise ValueError(f"no station {raw!r}: type a station id or name, or none")
+    tokens = raw.replace(",", " ").split()
+    if not tokens:
+        raise ValueError("type a line letter (? for help)")
+    if tokens[0].startswith("+") and len(tokens[0]) > 1:
+        tokens = ["+", tokens[0][1:], *tokens[1:]]
+    tokens = [tok for tok in tokens if tok != "+"]
+    line = None
+    rest: list[str] = []
+    by_upper = {lid.upper(): lid for lid in t.line_ids}
+    for tok in tokens:
+        if line is None and tok.upper() in by_upper:
+            line = by_upper[tok.upper()]
+            continue
+        m = re.fullmatch(r"([A-Za-z]+)(\d+)", tok)
+        if line is None and m and m.group(1).upper() in by_upper:
+            line = by_upper[m.group(1).upper()]
+            rest.append(m.group(2))
+            continue
+        rest.append(tok)
+    if line is None:
+        raise ValueError(f"no line in {raw!r}: lines are {', '.join(t.line_ids)}")
+    move: dict[str, Any] = {"line": line}
+    for tok in rest:
+        if tok.isdigit():
+            if state.card() == PLUS:
+                raise ValueError("an interchange places no crosses: just the line letter")
+            move["crosses"] = int(tok)
+        elif tok.lower() in _DIRECTIONS:
+            move["direction"] = _DIRECTIONS[tok.lower()]
+        else:
+            raise ValueError(f"cannot read {tok!r} (? for help)")
+    return move
+
+
+def choices_text(state: Any) -> str:
+    """The legal choices of the current player, grouped by line."""
+    from mapkit.engine.cards import FREE, PLUS
+
+    t = state.game.tables
+    acts = state.legal_actions()
+    if state.card() == FREE:
+        empty = [t.station_ids[a - t.free_base] for a in acts if a - t.free_base < t.n_stations]
+        shown = " ".join(empty[:40]) + (" ..." if len(empty) > 40 else "")
+        return f"free ride: one empty station ({len(empty)}: {shown}) or none"
+    by_line: dict[int, dict[int, list[int]]] = {}
+    for a in acts:
+        by_line.setdefault(a >> 4, {}).setdefault(a >> 3 & 1, []).append(a & 7)
+    parts = []
+    for li, dirs in by_line.items():
+        lid = t.line_ids[li]
+        if state.card() == PLUS:
+            parts.append(lid + (" (fwd/back)" if 1 in dirs else ""))
+            continue
+        for d, ks in dirs.items():
+            label = f"{lid} back" if d else (f"{lid} fwd" if t.loop[li] else lid)
+            parts.append(f"{label} {min(ks)}-{max(ks)}" if len(ks) > 1 else f"{label} {ks[0]}")
+    return "choices: " + ", ".join(parts)
+
+
+def make_players(spec: str, count_seed: int) -> list[tuple[str, Any]]:
+    """``(bot name, bot)`` for ``--bots``; the bots registry when there is one."""
+    names = [b.strip() for b in spec.split(",") if b.strip()] if spec else []
+    try:
+        from mapkit.bots import make_bot  # type: ignore[attr-defined]
+    except ImportError:
+        make_bot = None
+    out = []
+    for i, name in enumerate(names):
+        seed = count_seed * 1000 + i
+        if make_bot is None:
+            if name != "random":
+                fail(f"unknown bot {name!r}: only 'random' is available here", 2)
+            from mapkit.engine.players import RandomPlayer
+
+            out.append((name, RandomPlayer(seed)))
+            continue
+        try:
+            out.append((name, make_bot(name, seed=seed)))
+        except (KeyError, ValueError) as exc:
+            msg = exc.args[0] if exc.args else name
+            fail(f"unknown bot {name!r}: {msg}", 2)
+    return out
+
+
+def play(
+    map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
+    bots: Annotated[
+        str, typer.Option(help="Bots to play against, comma-separated (random, greedy, ...).")
+    ] = "",
+    no_human: Annotated[bool, typer.Option("--no-human", help="Bots only.")] = False,
+    seed: Annotated[int | None, typer.Option(help="Seed for the cards and the bots.")] = None,
+    record: Annotated[Path | None, typer.Option(help="Write the game record here (JSON).")] = None,
+    variant: Annotated[
+        Variant, typer.Option(help="'special': the special-station variant.")
+    ] = Variant.none,
+    name: Annotated[str, typer.Option(help="Your name in the record.")] = "you",
+) -> None:
+    """Play a game in the terminal: you against 0 to 5 bots (or bots alone with --no-human)."""
+    import random
+
+    from mapkit.engine import Game
+    from mapkit.engine.record import Replayed, record_from_history, result_text, to_json
+
+    (path,) = map_paths([map])
+    if record is not None:
+        from mapkit.atomic import OutputError, check_output
+
+        try:
+            check_output(record, [path])
+        except OutputError as exc:
+            fail(str(exc), 2)
+    city = load_or_fail(path)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    players = make_players(bots, seed)
+    human = not no_human
+    if human and len(players) > 5:
+        fail("at most 5 bots play against you", 2)
+    if not human and not 1 <= len(players) <= 6:
+        fail("--no-human needs 1 to 6 bots (--bots random,random)", 2)
+    names = ([name] if human else []) + [f"{b}-{i + 1}" for i, (b, _) in enumerate(players)]
+    if len(set(names)) != len(names):
+        fail(f"the name {name!r} is taken by a bot; choose another --name", 2)
+    seats: list[Any] = ([None] if human else []) + [bot for _, bot in players]
+    game = Game(city, players=len(names), special_stations=variant is Variant.special)
+    state = game.new_initial_state(seed)
+    windows = [{lid: [] for lid in game.tables.line_ids} for _ in names]
+    echo = typer.echo
+    echo(f"{city.name}: {', '.join(names)} (seed {seed}). Type ? for help.")
+    try:
+        _loop(state, seats, names, windows, human)
+    except Quit:
+        echo(f"Game abandoned in round {state.round() + 1}; no record written.")
+        raise typer.Exit(0) from None
+    except KeyboardInterrupt:
+        echo("\nInterrupted; no record written.")
+        raise typer.Exit(130) from None
+    rep = Replayed(game, state, names, state.round(), windows)
+    echo("")
+    echo(result_text(rep).replace("; record OK", ""), nl=False)
+    if record is not None:
+        from mapkit.atomic import write_text
+
+        doc = record_from_history(game, state.history(), names, seed)
+        write_text(record, to_json(doc), inputs=[path])
+        echo(f"record written to {record}")
+
+
+def _loop(state: Any, seats: list[Any], names: list[str], windows: list[dict], human: bool) -> None:
+    from mapkit.engine.cards import CARD_NAMES, FREE, window_text
+    from mapkit.engine.text import line_text
+
+    echo = typer.echo
+    t = state.game.tables
+    while not state.is_terminal():
+        if state.is_chance_node():
+            kind = state.deal()
+            echo(f"\n=== Round {state.round() + 1}: card {CARD_NAMES[kind]} ===")
+            continue
+        p = state.current_player()
+        extra = " (extra action: special station)" if state.is_extra_action() else ""
+        if seats[p] is None:
+            echo(f"\nYour sheet ({names[p]}), card {CARD_NAMES[state.card()]}{extra}:")
+            for li in range(t.n_lines):
+                echo("  " + line_text(state, p, li, tuple(windows[p][t.line_ids[li]])))
+            echo(choices_text(state))
+            action = _ask(state)
+        else:
+            action = seats[p].choose(state)
+        card = state.card()
+        move = state.action_to_move(action)
+        state.apply_action(action)
+        if card != FREE:
+            windows[p][move["line"]].append(window_text(card))
+        if seats[p] is not None or not human:
+            echo(f"{names[p]}: {state.game.move_to_string(move)}{extra}")
+
+
+def _ask(state: Any) -> int:
+    from mapkit.engine.errors import IllegalMove
+
+    while True:
+        try:
+            text = input("your choice> ")
+        except EOFError:
+            raise Quit from None
+        low = text.strip().lower()
+        if low in ("?", "h", "help"):
+            typer.echo(HELP, nl=False)
+            typer.echo(choices_text(state))
+            continue
+        if low in ("q", "quit", "exit"):
+            raise Quit
+        try:
+            return state.move_to_action(parse_choice(text, state))
+        except (ValueError, IllegalMove) as exc:
+            typer.echo(f"  {exc}; try again (? for help)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(play)
+    app.command()(replay)

@@ -1,0 +1,183 @@
+"""``mapkit render``: printable sheets (SVG, PDF, PNG), blank or filled from a game record."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mapkit.cli.common import fail, load_or_fail, map_paths
+
+
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
+def _default_dir(arg: str, path: Path) -> Path:
+    """Beside the map file; a shipped map named by its id goes to the current folder."""
+    return path.parent if Path(arg).exists() else Path.cwd()
+
+
+def _read_record(path: Path) -> dict:
+    import json
+
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}", 2)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        fail(f"{path} is not a JSON game record: {exc}", 1)
+    if not isinstance(doc, dict):
+        fail(f"{path} is not a game record (expected a JSON object)", 1)
+    return doc
+
+
+def _paper_sheet(city, record_path: Path, player: str, round_: int | None):
+    """The player's sheet after ``round_`` (default: the end), from the rules engine."""
+    record = _read_record(record_path)
+    if record.get("map") not in (None, city.id):
+        fail(f"{record_path} is a game on map {record.get('map')!r}, not {city.id!r}", 1)
+    players = record.get("players")
+    if isinstance(players, list) and player not in players:
+        names = ", ".join(str(p) for p in players)
+        fail(f"no player {player!r} in {record_path} (players: {names})", 1)
+    try:
+        from mapkit.engine.paper import sheet_after
+    except ImportError:
+        fail("filled sheets need the rules engine (mapkit.engine.paper), missing here", 1)
+    try:
+        return sheet_after(city, record, player, round=round_)
+    except Exception as exc:  # the engine's verdict on a bad record, shown as one line
+        fail(f"{record_path}: {exc}", 1)
+
+
+def render(
+    maps: Annotated[
+        list[str], typer.Argument(help="Map files or shipped city names.", metavar="MAP...")
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", help="Output file, or a folder for several files."),
+    ] = None,
+    pdf: Annotated[bool, typer.Option("--pdf", help="Write PDF (several maps: one PDF).")] = False,
+    png: Annotated[bool, typer.Option("--png", help="Write PNG (see --dpi).")] = False,
+    dpi: Annotated[int, typer.Option(min=30, max=1200, help="PNG resolution.")] = 150,
+    paper: Annotated[Paper, typer.Option(help="Paper size (landscape).")] = Paper.a4,
+    copies: Annotated[int, typer.Option(min=1, max=500, help="PDF pad: sheets per map.")] = 1,
+    grayscale: Annotated[
+        bool, typer.Option(help="Black-and-white print: lines told apart by dash pattern.")
+    ] = False,
+    labels: Annotated[bool, typer.Option(help="Print station names where they fit.")] = False,
+    record: Annotated[
+        Path | None, typer.Option(help="A game record: draw a player's filled sheet.")
+    ] = None,
+    player: Annotated[str | None, typer.Option(help="Whose sheet (with --record).")] = None,
+    round_: Annotated[
+        int | None,
+        typer.Option("--round", min=0, help="The sheet after this round (default: the end)."),
+    ] = None,
+) -> None:
+    """Draw printable sheets: SVG by default, --pdf or --png.
+
+    Without -o the file goes beside the map, named after it (a shipped city
+    named by its id goes to the current folder).
+    """
+    from mapkit.atomic import OutputError, write_bytes
+
+    if pdf and png:
+        fail("choose one of --pdf and --png", 2)
+    if copies > 1 and not pdf:
+        fail("--copies makes a PDF pad: add --pdf", 2)
+    if (record is None) != (player is None):
+        fail("--record and --player go together", 2)
+    if round_ is not None and record is None:
+        fail("--round needs --record and --player", 2)
+    if record is not None and len(maps) != 1:
+        fail("--record draws one map: give exactly one MAP", 2)
+    if record is not None and not record.is_file():
+        fail(f"no such game record: {record}", 2)
+
+    paths = map_paths(maps)
+    cities = [load_or_fail(p) for p in paths]
+    filled = None
+    if record is not None:
+        assert player is not None
+        filled = _paper_sheet(cities[0], record, player, round_)
+
+    from mapkit.render.svg import sheet_svg
+
+    ext = ".pdf" if pdf else ".png" if png else ".svg"
+    svgs = []
+    for city, path in zip(cities, paths, strict=True):
+        res = sheet_svg(city, paper=paper.value, grayscale=grayscale, labels=labels, filled=filled)
+        svgs.append(res.svg)
+        if res.labels is not None:
+            lr = res.labels
+            typer.echo(
+                f"{path.name}: {lr.placed} of {lr.wanted} station names placed"
+                f" ({lr.shortened} shortened, {len(lr.skipped)} left out for lack of room)",
+                err=True,
+            )
+
+    def stem(i: int) -> str:
+        s = paths[i].stem
+        if filled is not None:
+            s += f"-{player}" + (f"-round{round_}" if round_ is not None else "")
+        return s
+
+    if pdf:
+        name = "-".join(p.stem for p in paths[:4])
+        if len(paths) > 4:
+            name += f"-and-{len(paths) - 4}-more"
+        if len(paths) == 1:
+            name = stem(0)
+        jobs = [(name + ext, list(range(len(paths))))]
+    else:
+        jobs = [(stem(i) + ext, [i]) for i in range(len(paths))]
+
+    if output is not None and not output.is_dir() and len(jobs) > 1:
+        fail(
+            f"{len(jobs)} files to write but -o {output} is not a folder"
+            " (name an existing folder, or use --pdf for one multi-page PDF)",
+            2,
+        )
+    targets = []
+    for name, idx in jobs:
+        if output is None:
+            target = _default_dir(maps[idx[0]], paths[idx[0]]) / name
+        elif output.is_dir():
+            target = output / name
+        else:
+            target = output
+        targets.append((target, idx))
+
+    from mapkit.render.export import ExportError, svg_to_png, svgs_to_pdf
+
+    inputs = [*paths, *([record] if record else [])]
+    try:
+        blobs = []
+        for _target, idx in targets:
+            if pdf:
+                pages = [svgs[i] for i in idx for _ in range(copies)]
+                title = ", ".join(c.name for c in (cities[i] for i in idx))
+                blobs.append(svgs_to_pdf(pages, title=title))
+            elif png:
+                blobs.append(svg_to_png(svgs[idx[0]], dpi=dpi))
+            else:
+                blobs.append(svgs[idx[0]].encode("utf-8"))
+        for (target, _idx), blob in zip(targets, blobs, strict=True):
+            write_bytes(target, blob, inputs=inputs)
+            typer.echo(f"wrote {target}")
+    except OutputError as exc:
+        fail(str(exc), 2)
+    except ExportError as exc:
+        fail(str(exc), 1)
+    except OSError as exc:
+        fail(f"cannot write {exc.filename or 'the output'}: {exc.strerror}", 1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(render)

@@ -1,0 +1,324 @@
+"""Game records (``mapkit-game/1``): check, replay, score and write them. Pure data, no I/O.
+
+A record is replayed through the engine's own ``move_to_action`` and
+``apply_action``, so a record is legal exactly when the engine would have
+allowed every card and move.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from mapkit.engine.cards import CARD_BY_NAME, CARD_NAMES, FREE, TERMINAL, window_text
+from mapkit.engine.errors import IllegalMove
+from mapkit.engine.game import Game
+from mapkit.engine.scoring import solo_band, solo_rating
+from mapkit.engine.state import State
+from mapkit.mapfile.model import CityMap
+
+FORMAT = "mapkit-game/1"
+_TOP_KEYS = {"$schema", "format", "map", "variant", "players", "seed", "rounds"}
+
+
+class RecordError(ValueError):
+    """An illegal or malformed record. ``round`` and ``player`` say where, when known."""
+
+    def __init__(self, rule: str, round: int | None = None, player: str | None = None) -> None:
+        self.rule = rule
+        self.round = round
+        self.player = player
+        where = []
+        if round is not None:
+            where.append(f"round {round}")
+        if player is not None:
+            where.append(f"player {player}")
+        super().__init__(f"{', '.join(where)}: {rule}" if where else rule)
+
+
+@dataclass
+class Replayed:
+    """A replayed record: the final (or round-N) state and what each sheet shows."""
+
+    game: Game
+    state: State
+    players: list[str]
+    rounds: int
+    windows: list[dict[str, list[str]]] = field(default_factory=list)
+    taken_round: dict[str, int] = field(default_factory=dict)
+    free_rides: int = 0
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+
+def check_header(doc: Any, city: CityMap | None = None) -> tuple[list[str], bool, list[Any]]:
+    """Players, variant flag and rounds of a record; RecordError for a malformed top level."""
+    if not isinstance(doc, dict):
+        raise RecordError("a game record is a JSON object")
+    unknown = sorted(set(doc) - _TOP_KEYS)
+    if unknown:
+        raise RecordError(f"unknown key {unknown[0]!r} at the top level")
+    if doc.get("format") != FORMAT:
+        raise RecordError(f"'format' must be {FORMAT!r}, not {doc.get('format')!r}")
+    if not isinstance(doc.get("map"), str):
+        raise RecordError("'map' must be the map's id (a string)")
+    if city is not None and doc["map"] != city.id:
+        raise RecordError(f"the record is for map {doc['map']!r} but the map given is {city.id!r}")
+    variant = doc.get("variant", {})
+    if not isinstance(variant, dict) or set(variant) - {"special_stations"}:
+        raise RecordError("'variant' must be an object like {\"special_stations\": false}")
+    special = variant.get("special_stations", False)
+    if not isinstance(special, bool):
+        raise RecordError("'variant.special_stations' must be true or false")
+    players = doc.get("players")
+    if (
+        not isinstance(players, list)
+        or not 1 <= len(players) <= 6
+        or not all(isinstance(p, str) and p for p in players)
+        or len(set(players)) != len(players)
+    ):
+        raise RecordError("'players' must be a list of 1 to 6 unique, non-empty names")
+    seed = doc.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RecordError("'seed' must be an integer")
+    rounds = doc.get("rounds")
+    if not isinstance(rounds, list):
+        raise RecordError("'rounds' must be a list")
+    return players, special, rounds
+
+
+def replay(city: CityMap, doc: Any, upto: int | None = None) -> Replayed:
+    """Verify every card and move of a record; RecordError names the round, player and rule.
+
+    ``upto``: stop after that round (a partial game is then allowed).
+    """
+    names, special, rounds = check_header(doc, city)
+    game = Game(city, players=len(names), special_stations=special)
+    state = game.new_initial_state(doc.get("seed") or 0)
+    t = game.tables
+    out = Replayed(game, state, names, 0, [{lid: [] for lid in t.line_ids} for _ in names])
+    for r, rnd in enumerate(rounds, 1):
+        if upto is not None and r > upto:
+            break
+        if state.is_terminal():
+            raise RecordError(f"the game ended after round {r - 1}; this round is one too many", r)
+        if not isinstance(rnd, dict) or set(rnd) - {"card", "moves"}:
+            raise RecordError('a round is an object {"card": ..., "moves": [...]}', r)
+        name = rnd.get("card")
+        if name not in CARD_BY_NAME:
+            raise RecordError(f"unknown card {name!r} (the deck has {', '.join(CARD_NAMES)})", r)
+        kind = CARD_BY_NAME[name]
+        try:
+            state.apply_action(kind)
+        except IllegalMove as exc:
+            raise RecordError(f"the deck cannot produce this card: {exc}", r) from None
+        moves = rnd.get("moves")
+        if not isinstance(moves, list) or len(moves) != len(names):
+            got = len(moves) if isinstance(moves, list) else "no list of"
+            raise RecordError(f"wrong number of moves: {got} moves for {len(names)} players", r)
+        if kind == FREE:
+            out.free_rides += 1
+        for p, move in enumerate(moves):
+            _replay_player(state, out, r, p, names[p], move, kind)
+        out.rounds = r
+        for li in range(t.n_lines):
+            if state.taken() >> li & 1:
+                out.taken_round.setdefault(t.line_ids[li], r)
+    if upto is None and not state.is_terminal():
+        left = ", ".join(
+            f"{names[p]} has {state.windows_left(p)}"
+            for p in range(len(names))
+            if state.windows_left(p)
+        )
+        raise RecordError(
+            f"the record ends but the game is not over (empty windows: {left})",
+            len(rounds),
+        )
+    return out
+
+
+def _replay_player(
+    state: State, out: Replayed, r: int, p: int, name: str, move: Any, kind: int
+) -> None:
+    if not state.windows_left(p):
+        if move is not None:
+            raise RecordError(
+                "the player has no empty window left (finished): the move must be null", r, name
+            )
+        return
+    if move is None:
+        raise RecordError(
+            f"the move is null but the player still has {state.windows_left(p)} empty windows",
+            r,
+            name,
+        )
+    if state.current_player() != p:
+        raise RecordError("it is not this player's turn", r, name)
+    t = state.game.tables
+    queue: deque[Any] = deque([move])
+    first = True
+    extra = 0
+    while True:
+        if not first and not (state.current_player() == p and state.is_extra_action()):
+            if queue:
+                raise RecordError(
+                    f"unearned `then`: {len(queue)} extra action(s) recorded that no special"
+                    " station earned (or the player had no empty window left for)",
+                    r,
+                    name,
+                )
+            return
+        if not queue:
+            raise RecordError(
+                "missing `then`: the move marked a special station and earned an extra action"
+                " that the record does not give",
+                r,
+                name,
+            )
+        m = queue.popleft()
+        where = name if first else f"{name} (extra action {extra})"
+        try:
+            a = state.move_to_action(m)
+        except IllegalMove as exc:
+            raise RecordError(str(exc), r, where) from None
+        then = m.get("then", [])
+        if not isinstance(then, list):
+            raise RecordError("'then' must be a list of moves", r, where)
+        if then and not state.game.special_stations:
+            raise RecordError(
+                "unearned `then`: extra actions exist only with the special-station variant",
+                r,
+                where,
+            )
+        state.apply_action(a)
+        if kind != FREE:
+            lid = t.line_ids[a >> 4]
+            out.windows[p][lid].append(window_text(kind))
+        earned = state.last_earned()
+        if len(then) > earned:
+            raise RecordError(
+                f"unearned `then`: the move earned {earned} extra action(s) but `then`"
+                f" has {len(then)}",
+                r,
+                where,
+            )
+        queue.extend(then)
+        first = False
+        extra += 1
+
+
+def result(rep: Replayed) -> dict[str, Any]:
+    """The ``mapkit replay --format json`` document (game-record.md, "Result")."""
+    state = rep.state
+    ranks = state.ranks()
+    players = []
+    for p, name in enumerate(rep.players):
+        b = state.breakdown(p)
+        players.append(
+            {
+                "name": name,
+                "completed": dict(b.completed),
+                "line_points": b.line_points,
+                "interchanges": list(b.interchanges),
+                "interchange_points": b.interchange_points,
+                "empty_stations": b.empty_stations,
+                "penalty": b.penalty,
+                "score": b.score,
+                "rank": ranks[p],
+            }
+        )
+    return {"players": players, "rounds": rep.rounds}
+
+
+def result_text(rep: Replayed) -> str:
+    """The replay result as a table, with the solo rating for one player."""
+    state = rep.state
+    res = result(rep)
+    head = (
+        f"{state.game.city.name}: {len(rep.players)} player(s), {rep.rounds} rounds,"
+        f" {rep.free_rides} free ride(s); record OK"
+    )
+    width = max(6, *(len(p["name"]) for p in res["players"]))
+    rows = [
+        head,
+        f"{'rank':<5} {'player':<{width}} {'lines':>5} {'inter':>5} {'empty':>5} {'pen':>4}"
+        f" {'score':>5}",
+    ]
+    for p in sorted(res["players"], key=lambda x: x["rank"]):
+        rows.append(
+            f"{p['rank']:<5} {p['name']:<{width}} {p['line_points']:>5}"
+            f" {p['interchange_points']:>5} {p['empty_stations']:>5} {p['penalty']:>4}"
+            f" {p['score']:>5}"
+        )
+    for p in res["players"]:
+        done = ", ".join(f"{k} {v}" for k, v in p["completed"].items()) or "none"
+        inter = " + ".join(str(i) for i in p["interchanges"]) or "none"
+        rows.append(f"{p['name']}: completed {done}; interchanges {inter}")
+    if len(rep.players) == 1:
+        s = res["players"][0]["score"]
+        rows.append(f"solo rating: {solo_band(s)}: {solo_rating(s)}")
+    return "\n".join(rows) + "\n"
+
+
+def record_from_history(
+    game: Game,
+    history: list[int],
+    players: list[str],
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """The record of a game played through the engine (for play and simulate)."""
+    if len(players) != game.num_players():
+        raise ValueError(f"{len(players)} names for {game.num_players()} players")
+    state = game.new_initial_state(0 if seed is None else seed)
+    rounds: list[dict[str, Any]] = []
+    parents: list[deque[dict[str, Any]]] = [deque() for _ in players]
+    for a in history:
+        if state.is_chance_node():
+            rounds.append({"card": CARD_NAMES[a], "moves": [None] * len(players)})
+            state.apply_action(a)
+            continue
+        p = state.current_player()
+        move = state.action_to_move(a)
+        extra = state.is_extra_action()
+        state.apply_action(a)
+        if extra:
+            parents[p].popleft().setdefault("then", []).append(move)
+        else:
+            rounds[-1]["moves"][p] = move
+            parents[p].clear()
+        parents[p].extend([move] * state.last_earned())
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "map": game.city.id,
+        "variant": {"special_stations": game.special_stations},
+        "players": list(players),
+    }
+    if seed is not None:
+        doc["seed"] = seed
+    doc["rounds"] = rounds
+    return doc
+
+
+def to_json(doc: dict[str, Any]) -> str:
+    """A record as text: one round per line, easy to read and to diff."""
+    import json
+
+    head = {k: v for k, v in doc.items() if k != "rounds"}
+    lines = ["{"]
+    for k, v in head.items():
+        lines.append(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)},")
+    lines.append('  "rounds": [')
+    rounds = doc.get("rounds", [])
+    for i, rnd in enumerate(rounds):
+        comma = "," if i < len(rounds) - 1 else ""
+        lines.append(f"    {json.dumps(rnd, ensure_ascii=False)}{comma}")
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def is_over(state: State) -> bool:
+    return state.current_player() == TERMINAL

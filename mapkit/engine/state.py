@@ -1,0 +1,741 @@
+"""The game state in the OpenSpiel shape: chance nodes for cards, one decision at a time.
+
+A round is sequentialised: the card is revealed (a chance node), then each
+player who still has empty windows decides in seat order; extra special-station
+actions are further decisions of the same player; the completion race is
+resolved after the last decision of the round. Sheets are ints and flat int
+lists so that ``clone()`` copies a handful of lists.
+
+Actions (ints) of a player:
+
+* line moves: ``line_index * 16 + direction * 8 + crosses`` (direction 1 =
+  backward, loop lines only; an interchange has ``crosses`` 0);
+* free ride: ``free_base + station_index``; ``free_base + n_stations`` is "none".
+
+Chance actions are card kinds 0..7 (``cards.CARD_NAMES``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mapkit.engine.cards import (
+    CARD_EXPRESS,
+    CARD_NAMES,
+    CARD_VALUE,
+    CHANCE,
+    DECK_COUNTS,
+    FREE,
+    PLUS,
+    SIX,
+    TERMINAL,
+)
+from mapkit.engine.errors import IllegalMove
+from mapkit.engine.scoring import Breakdown, ranks
+
+if TYPE_CHECKING:
+    from mapkit.engine.game import Game
+
+_M64 = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    """splitmix64 finaliser: a counter-based dealer needs no generator state to clone."""
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+
+class State:
+    """One point of a game. Build it with ``Game.new_initial_state(seed)``."""
+
+    __slots__ = (
+        "_boxed",
+        "_card",
+        "_counts",
+        "_cur",
+        "_done",
+        "_earned",
+        "_firsts",
+        "_game",
+        "_history",
+        "_inter",
+        "_is_extra",
+        "_local",
+        "_lpts",
+        "_marked",
+        "_n",
+        "_newly",
+        "_pending",
+        "_round",
+        "_seed",
+        "_t",
+        "_taken",
+        "_total",
+        "_unfinished",
+        "_win",
+        "_wleft",
+    )
+
+    def __init__(self, game: Game, seed: int) -> None:
+        t = game.tables
+        n = game.num_players()
+        self._game = game
+        self._t = t
+        self._n = n
+        self._seed = seed
+        self._counts = list(DECK_COUNTS)
+        self._total = 14
+        self._cur = CHANCE
+        self._card = -1
+        self._round = 0
+        self._marked = [0] * n
+        self._local = [0] * (n * t.n_lines)
+        self._win = list(t.windows) * n
+        self._wleft = [sum(t.windows)] * n
+        self._unfinished = n
+        self._inter: list[tuple[int, ...]] = [()] * n
+        self._boxed = [0] * n
+        self._done = [0] * n
+        self._firsts = [0] * n
+        self._lpts = [0] * n
+        self._newly = [0] * n
+        self._taken = 0
+        self._pending = 0
+        self._is_extra = False
+        self._earned = 0
+        self._history: list[int] = []
+
+    # ----------------------------------------------------------------- copying
+    def clone(self) -> State:
+        """An independent copy: a few list copies, no deep copy."""
+        s = State.__new__(State)
+        s._game = self._game
+        s._t = self._t
+        s._n = self._n
+        s._seed = self._seed
+        s._counts = self._counts[:]
+        s._total = self._total
+        s._cur = self._cur
+        s._card = self._card
+        s._round = self._round
+        s._marked = self._marked[:]
+        s._local = self._local[:]
+        s._win = self._win[:]
+        s._wleft = self._wleft[:]
+        s._unfinished = self._unfinished
+        s._inter = self._inter[:]
+        s._boxed = self._boxed[:]
+        s._done = self._done[:]
+        s._firsts = self._firsts[:]
+        s._lpts = self._lpts[:]
+        s._newly = self._newly[:]
+        s._taken = self._taken
+        s._pending = self._pending
+        s._is_extra = self._is_extra
+        s._earned = self._earned
+        s._history = self._history[:]
+        return s
+
+    __copy__ = clone
+
+    # ------------------------------------------------------------ observation
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    def current_player(self) -> int:
+        """``CHANCE`` (-1) before a card is revealed, ``TERMINAL`` (-4) at the end, else a seat."""
+        return self._cur
+
+    def is_chance_node(self) -> bool:
+        return self._cur == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._cur == TERMINAL
+
+    def num_players(self) -> int:
+        return self._n
+
+    def card(self) -> int:
+        """The card kind revealed this round, or -1 before the reveal."""
+        return self._card
+
+    def card_name(self) -> str | None:
+        return CARD_NAMES[self._card] if self._card >= 0 else None
+
+    def round(self) -> int:
+        """Rounds completed so far (the round being played is ``round() + 1``)."""
+        return self._round
+
+    def history(self) -> list[int]:
+        """Every action so far, chance (card kinds) and player actions interleaved."""
+        return self._history[:]
+
+    def is_extra_action(self) -> bool:
+        """True when the current decision is an extra special-station action."""
+        return self._is_extra
+
+    def pending_extras(self) -> int:
+        """Extra actions still owed to the current player after this decision."""
+        return self._pending
+
+    def last_earned(self) -> int:
+        """Extra actions the last applied move earned (special stations it marked)."""
+        return self._earned
+
+    def draw_pile(self) -> dict[str, int]:
+        """Cards still in the draw pile, by name (the unseen cards a bot may reason about)."""
+        return {CARD_NAMES[k]: c for k, c in enumerate(self._counts) if c}
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(card kind, probability)`` for each card still in the draw pile."""
+        tot = self._total
+        return [(k, c / tot) for k, c in enumerate(self._counts) if c]
+
+    def marked(self, player: int) -> int:
+        """The player's marked stations as a bitmask over station indices."""
+        return self._marked[player]
+
+    def line_mask(self, player: int, line: int) -> int:
+        """Marked stops of a line as a bitmask over its stop positions."""
+        return self._local[player * self._t.n_lines + line]
+
+    def windows_left(self, player: int, line: int | None = None) -> int:
+        if line is None:
+            return self._wleft[player]
+        return self._win[player * self._t.n_lines + line]
+
+    def boxed(self, player: int) -> int:
+        """Stations carrying an interchange number, as a bitmask."""
+        return self._boxed[player]
+
+    def interchanges(self, player: int) -> tuple[int, ...]:
+        """Interchange numbers written, in the order they were written."""
+        return self._inter[player]
+
+    def completed(self, player: int) -> int:
+        """Lines completed (as of the last resolved round), as a bitmask over line indices."""
+        return self._done[player]
+
+    def completed_first(self, player: int) -> int:
+        return self._firsts[player]
+
+    def taken(self) -> int:
+        """Lines someone has completed in a resolved round (their ``first`` is gone)."""
+        return self._taken
+
+    def line_points(self, player: int) -> int:
+        return self._lpts[player]
+
+    # ---------------------------------------------------------------- scoring
+    def empty_stations(self, player: int) -> int:
+        return self._t.n_stations - self._marked[player].bit_count()
+
+    def score(self, player: int) -> int:
+        empty = self.empty_stations(player)
+        pen = empty if self._n == 1 else empty // 2
+        return self._lpts[player] + 2 * sum(self._inter[player]) - pen
+
+    def scores(self) -> list[int]:
+        return [self.score(p) for p in range(self._n)]
+
+    def returns(self) -> list[float]:
+        """Final scores (the current totals if the game is not over)."""
+        return [float(self.score(p)) for p in range(self._n)]
+
+    def breakdown(self, player: int) -> Breakdown:
+        t = self._t
+        done, firsts = self._done[player], self._firsts[player]
+        completed = {
+            t.line_ids[li]: (t.first[li] if firsts >> li & 1 else t.others[li])
+            for li in range(t.n_lines)
+            if done >> li & 1
+        }
+        return Breakdown(completed, self._inter[player], self.empty_stations(player), self._n == 1)
+
+    def ranks(self) -> list[int]:
+        return ranks(self.scores(), [self.empty_stations(p) for p in range(self._n)])
+
+    # ------------------------------------------------------------ legality
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The actions of the player to decide (or the card kinds at a chance node)."""
+        cur = self._cur
+        if cur == CHANCE:
+            return [k for k, c in enumerate(self._counts) if c]
+        if cur < 0 or (player is not None and player != cur):
+            return []
+        t = self._t
+        c = self._card
+        if c == FREE:
+            m = self._marked[cur]
+            fb = t.free_base
+            return [fb + s for s in range(t.n_stations) if not m >> s & 1] + [fb + t.n_stations]
+        acts: list[int] = []
+        L = t.n_lines
+        base = cur * L
+        win = self._win
+        local = self._local
+        loop = t.loop
+        memo = t.memo
+        if c == PLUS:
+            for li in range(L):
+                if win[base + li]:
+                    acts.append(li << 4)
+                    if loop[li]:
+                        lm = local[base + li]
+                        st = t.entry(li, 0, lm)[2]
+                        sb = t.entry(li, 1, lm)[2]
+                        if sb >= 0 and sb != st:
+                            acts.append(li << 4 | 8)
+            return acts
+        v = CARD_VALUE[c]
+        ex = CARD_EXPRESS[c]
+        for li in range(L):
+            if not win[base + li]:
+                continue
+            lm = local[base + li]
+            e = memo[2 * li].get(lm) or t.entry(li, 0, lm)
+            m = len(e[1]) - 1 if ex else e[0]
+            if m > v:
+                m = v
+            a0 = li << 4
+            acts.extend(range(a0, a0 + m + 1))
+            if loop[li]:
+                b = t.entry(li, 1, lm)
+                mb = min(v, len(b[1]) - 1 if ex else b[0])
+                outs = e[1]
+                for k in range(1, mb + 1):
+                    if k > m or b[1][k][0] != outs[k][0]:
+                        acts.append(a0 | 8 | k)
+        return acts
+
+    def is_legal(self, action: int) -> bool:
+        try:
+            self._check(action)
+        except IllegalMove:
+            return False
+        return True
+
+    def _check(self, a: int) -> None:
+        """Raise IllegalMove naming the rule when ``a`` is not legal here."""
+        cur = self._cur
+        t = self._t
+        if cur == TERMINAL:
+            raise IllegalMove("the game is over")
+        if cur == CHANCE:
+            if not 0 <= a < len(CARD_NAMES):
+                raise IllegalMove(f"{a} is not a card")
+            if not self._counts[a]:
+                raise IllegalMove(
+                    f"card {CARD_NAMES[a]!r} cannot be revealed: no copy of it is left"
+                    " in the draw pile"
+                )
+            return
+        c = self._card
+        fb = t.free_base
+        if c == FREE:
+            s = a - fb
+            if not 0 <= s <= t.n_stations:
+                raise IllegalMove("a free ride marks one station or none; it fills no window")
+            if s < t.n_stations and self._marked[cur] >> s & 1:
+                raise IllegalMove(
+                    f"station {t.station_ids[s]} is already marked: a free ride needs an"
+                    " empty station"
+                )
+            return
+        if not 0 <= a < fb:
+            raise IllegalMove(f"a {CARD_NAMES[c]} card is played on a line, not a station")
+        li, d, k = a >> 4, a >> 3 & 1, a & 7
+        lid = t.line_ids[li]
+        if not self._win[cur * t.n_lines + li]:
+            raise IllegalMove(f"line {lid} has no empty window")
+        if d and not t.loop[li]:
+            raise IllegalMove(f"line {lid} is not a loop line: it has no direction")
+        lm = self._local[cur * t.n_lines + li]
+        if c == PLUS:
+            if k:
+                raise IllegalMove("an interchange places no crosses")
+            return
+        v = CARD_VALUE[c]
+        e = t.entry(li, d, lm)
+        m = min(v, len(e[1]) - 1 if CARD_EXPRESS[c] else e[0])
+        if k > m:
+            raise IllegalMove(
+                f"more crosses than possible: {k} crosses on line {lid}"
+                f"{' backward' if d else ''}, but the {CARD_NAMES[c]} card allows at most {m}"
+            )
+
+    def canonical(self, a: int) -> int:
+        """The listed legal action equal to a legal ``a``.
+
+        On a loop line, a backward move that marks exactly what the forward
+        move marks is listed once, as the forward move.
+        """
+        if self._cur < 0 or self._card == FREE or not a & 8:
+            return a
+        t = self._t
+        li, k = a >> 4, a & 7
+        lm = self._local[self._cur * t.n_lines + li]
+        f = t.entry(li, 0, lm)
+        b = t.entry(li, 1, lm)
+        c = self._card
+        if c == PLUS:
+            return li << 4 if b[2] == f[2] else a
+        mf = min(CARD_VALUE[c], len(f[1]) - 1 if CARD_EXPRESS[c] else f[0])
+        if k <= mf and f[1][k][0] == b[1][k][0]:
+            return li << 4 | k
+        return a
+
+    # ---------------------------------------------------------------- moving
+    def apply_action(self, action: int) -> None:
+        """Reveal a card (at a chance node) or play the current player's action; checked."""
+        self._check(action)
+        if self._cur == CHANCE:
+            self._counts[action] -= 1
+            self._total -= 1
+            self._reveal(action)
+        else:
+            self._do(self.canonical(action))
+
+    def deal(self) -> int:
+        """Reveal the next card of this game's seeded deck and return its kind.
+
+        The card depends only on the seed, the round and the cards left, so a
+        state rebuilt from a record deals the same future as the original.
+        """
+        if self._cur != CHANCE:
+            raise IllegalMove("no card is to be revealed now")
+        r = _mix(_mix(self._seed & _M64) ^ self._round) % self._total
+        counts = self._counts
+        k = 0
+        while r >= counts[k]:
+            r -= counts[k]
+            k += 1
+        counts[k] -= 1
+        self._total -= 1
+        self._reveal(k)
+        return k
+
+    def upcoming_cards(self, n: int) -> list[int]:
+        """The next ``n`` cards ``deal()`` will reveal (the seeded order: for clairvoyant bots).
+
+        The order depends only on the seed and the cards, never on the moves.
+        """
+        counts = self._counts[:]
+        total = self._total
+        rnd = self._round
+        last = self._card
+        out: list[int] = []
+        if last >= 0:
+            rnd += 1
+            if last == SIX:
+                counts, total = list(DECK_COUNTS), 14
+        for _ in range(n):
+            r = _mix(_mix(self._seed & _M64) ^ rnd) % total
+            k = 0
+            while r >= counts[k]:
+                r -= counts[k]
+                k += 1
+            counts[k] -= 1
+            total -= 1
+            out.append(k)
+            rnd += 1
+            if k == SIX:
+                counts, total = list(DECK_COUNTS), 14
+        return out
+
+    def _reveal(self, c: int) -> None:
+        self._card = c
+        self._history.append(c)
+        wleft = self._wleft
+        q = 0
+        while not wleft[q]:
+            q += 1
+        self._cur = q
+
+    def _do(self, a: int) -> None:
+        """Play a legal action for the current player (no checks)."""
+        p = self._cur
+        t = self._t
+        c = self._card
+        self._history.append(a)
+        nsp = 0
+        upd: Any = ()
+        if c == FREE:
+            s = a - t.free_base
+            if s < t.n_stations:
+                self._marked[p] |= 1 << s
+                upd = t.station_upd[s]
+        else:
+            L = t.n_lines
+            li = a >> 4
+            i = p * L + li
+            self._win[i] -= 1
+            self._wleft[p] -= 1
+            if not self._wleft[p]:
+                self._unfinished -= 1
+            k = a & 7
+            if c == PLUS:
+                e = t.entry(li, a >> 3 & 1, self._local[i])
+                if e[2] >= 0:
+                    g, upd, nsp = e[1][1]
+                    self._marked[p] |= g
+                    self._boxed[p] |= g
+                    self._inter[p] = (*self._inter[p], t.intersections[e[2]])
+            elif k:
+                lm = self._local[i]
+                d = a >> 3 & 1
+                e = t.memo[2 * li + d].get(lm) or t.entry(li, d, lm)
+                g, upd, nsp = e[1][k]
+                self._marked[p] |= g
+        if upd:
+            local = self._local
+            base = p * t.n_lines
+            full = t.full
+            nw = 0
+            for lj, b in upd:
+                x = local[base + lj] | b
+                local[base + lj] = x
+                if x == full[lj]:
+                    nw |= 1 << lj
+            if nw:
+                self._newly[p] |= nw
+        if self._game.special_stations:
+            if c == FREE:
+                nsp = 0
+            self._earned = nsp
+            pend = self._pending + nsp
+            if pend and self._wleft[p]:
+                self._pending = pend - 1
+                self._is_extra = True
+                return
+            self._pending = 0
+            self._is_extra = False
+        wleft = self._wleft
+        q = p + 1
+        n = self._n
+        while q < n and not wleft[q]:
+            q += 1
+        if q < n:
+            self._cur = q
+        else:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        newly = self._newly
+        n = self._n
+        if any(newly):
+            t = self._t
+            taken = self._taken
+            now = 0
+            for p in range(n):
+                nw = newly[p]
+                if not nw:
+                    continue
+                now |= nw
+                self._done[p] |= nw
+                first = nw if n == 1 else nw & ~taken
+                self._firsts[p] |= first
+                pts = 0
+                for li in range(t.n_lines):
+                    if nw >> li & 1:
+                        pts += t.first[li] if first >> li & 1 else t.others[li]
+                self._lpts[p] += pts
+                newly[p] = 0
+            self._taken = taken | now
+        if self._card == SIX:
+            self._counts = list(DECK_COUNTS)
+            self._total = 14
+        self._round += 1
+        self._card = -1
+        self._cur = TERMINAL if not self._unfinished else CHANCE
+
+    # --------------------------------------------------------------- playouts
+    def random_playout(self, rng: Any) -> State:
+        """Play to the end: cards drawn from the pile and uniformly random legal actions.
+
+        Uses the same tables as ``legal_actions``; the uniform choice is made by
+        rejection over (line, direction, crosses) slots, whose accepted slots are
+        exactly the legal actions. ``rng`` needs ``random()`` (a ``random.Random``).
+        The history is kept, so replaying it through ``apply_action`` (checked)
+        gives the same state. Returns ``self``.
+        """
+        rand = rng.random
+        if self._game.special_stations:
+            while self._cur != TERMINAL:
+                if self._cur == CHANCE:
+                    self._draw(rand)
+                else:
+                    self._do(self._random_action(rand))
+            return self
+        while self._cur >= 0:
+            self._do(self._random_action(rand))
+        if self._cur == TERMINAL:
+            return self
+        t = self._t
+        L = t.n_lines
+        S = t.n_stations
+        S1 = S + 1
+        fb = t.free_base
+        loop = t.loop
+        memo = t.memo
+        entry = t.entry
+        full = t.full
+        station_upd = t.station_upd
+        win = self._win
+        local = self._local
+        marked = self._marked
+        wleft = self._wleft
+        newly = self._newly
+        counts = self._counts
+        hist = self._history
+        n = self._n
+        players = range(n)
+        slots = [
+            [(li, d) for li in range(L) if win[p * L + li] for d in ((0, 1) if loop[li] else (0,))]
+            for p in players
+        ]
+        total = self._total
+        unfinished = self._unfinished
+        rnd = self._round
+        while unfinished:
+            r = int(rand() * total)
+            c = 0
+            while r >= counts[c]:
+                r -= counts[c]
+                c += 1
+            counts[c] -= 1
+            total -= 1
+            hist.append(c)
+            self._card = c
+            v1 = CARD_VALUE[c] + 1
+            ex = CARD_EXPRESS[c]
+            for p in players:
+                if not wleft[p]:
+                    continue
+                base = p * L
+                if c == FREE:
+                    m = marked[p]
+                    while True:
+                        s = int(rand() * S1)
+                        if s == S or not m >> s & 1:
+                            break
+                    hist.append(fb + s)
+                    if s == S:
+                        continue
+                    marked[p] = m | 1 << s
+                    upd = station_upd[s]
+                else:
+                    sl = slots[p]
+                    ns = len(sl)
+                    if c == PLUS:
+                        while True:
+                            li, d = sl[int(rand() * ns)]
+                            lm = local[base + li]
+                            e = memo[2 * li].get(lm) or entry(li, 0, lm)
+                            if not d:
+                                a = li << 4
+                                break
+                            b = entry(li, 1, lm)
+                            if b[2] >= 0 and b[2] != e[2]:
+                                a = li << 4 | 8
+                                e = b
+                                break
+                        out = e[1][1] if e[2] >= 0 else None
+                    else:
+                        while True:
+                            li, d = sl[int(rand() * ns)]
+                            k = int(rand() * v1)
+                            lm = local[base + li]
+                            e = memo[2 * li].get(lm) or entry(li, 0, lm)
+                            if not d:
+                                if k <= (len(e[1]) - 1 if ex else e[0]):
+                                    a = li << 4 | k
+                                    break
+                            elif k:
+                                b = entry(li, 1, lm)
+                                if k <= (len(b[1]) - 1 if ex else b[0]) and (
+                                    k > (len(e[1]) - 1 if ex else e[0]) or b[1][k][0] != e[1][k][0]
+                                ):
+                                    a = li << 4 | 8 | k
+                                    e = b
+                                    break
+                        out = e[1][k] if k else None
+                    hist.append(a)
+                    i = base + li
+                    win[i] -= 1
+                    if not win[i]:
+                        slots[p] = [x for x in sl if x[0] != li]
+                    wl = wleft[p] - 1
+                    wleft[p] = wl
+                    if not wl:
+                        unfinished -= 1
+                    if out is None:
+                        continue
+                    g, upd, _ = out
+                    marked[p] |= g
+                    if c == PLUS:
+                        self._boxed[p] |= g
+                        self._inter[p] = (*self._inter[p], t.intersections[e[2]])
+                nw = 0
+                for lj, b in upd:
+                    x = local[base + lj] | b
+                    local[base + lj] = x
+                    if x == full[lj]:
+                        nw |= 1 << lj
+                if nw:
+                    newly[p] |= nw
+            self._round = rnd
+            self._total = total
+            self._unfinished = unfinished
+            self._end_round()
+            rnd = self._round
+            total = self._total
+            counts = self._counts
+        return self
+
+    def _draw(self, rand: Any) -> None:
+        counts = self._counts
+        r = int(rand() * self._total)
+        k = 0
+        while r >= counts[k]:
+            r -= counts[k]
+            k += 1
+        counts[k] -= 1
+        self._total -= 1
+        self._reveal(k)
+
+    def _random_action(self, rand: Any) -> int:
+        acts = self.legal_actions()
+        return acts[int(rand() * len(acts))]
+
+    # ------------------------------------------------------------ moves/text
+    def action_to_move(self, action: int) -> dict[str, Any]:
+        """The record's move dict for an action of the current card."""
+        return self._game.action_to_move(action, self._card)
+
+    def move_to_action(self, move: dict[str, Any]) -> int:
+        """The legal action for a record move dict (``then`` is ignored); IllegalMove if none."""
+        return self._game.move_to_action(move, self)
+
+    def action_to_string(self, action: int) -> str:
+        if self._cur == CHANCE:
+            return f"card {CARD_NAMES[action]}"
+        return self._game.move_to_string(self.action_to_move(action))
+
+    def __str__(self) -> str:
+        from mapkit.engine.text import state_text
+
+        return state_text(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"<State {self._game.city.id} round={self._round + (self._card >= 0)}"
+            f" card={self.card_name()} player={self._cur}>"
+        )

@@ -1,0 +1,1 @@
+"""Drawing sheets: SVG from the print geometry, PDF and PNG through cairosvg."""

@@ -1,0 +1,82 @@
+"""PDF and PNG from the SVG sheets, through cairosvg (imported only here).
+
+cairosvg writes one PDF per SVG; a pad (``--copies``) or several maps need
+one PDF with many pages. So each distinct sheet is drawn once by cairosvg's own
+surface class into a cairo recording surface, and every page replays its
+recording onto one shared cairo PDF surface (``show_page`` between pages): the
+drawing stays vector, fonts stay embedded, and copies cost almost nothing.
+No dependency beyond cairosvg and its cairocffi.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+CAIRO_HINT = (
+    "PDF and PNG output need the cairo graphics library, which was not found. "
+    "Install it (Debian/Ubuntu: `apt-get install libcairo2`; Fedora: `dnf install cairo`; "
+    "macOS: `brew install cairo`), or render SVG (the default)."
+)
+
+
+class ExportError(Exception):
+    """PDF/PNG output is unavailable or failed; the message says what to do."""
+
+
+def _cairosvg():
+    try:
+        import cairosvg
+        import cairosvg.surface
+    except (ImportError, OSError) as exc:
+        raise ExportError(CAIRO_HINT) from exc
+    return cairosvg
+
+
+def svg_to_png(svg: str, dpi: int = 150) -> bytes:
+    """One sheet as PNG at ``dpi`` (the SVG is sized in mm, so dpi fixes the pixel size)."""
+    cairosvg = _cairosvg()
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=dpi)
+
+
+def svgs_to_pdf(pages: Sequence[str], title: str | None = None) -> bytes:
+    """Several SVG sheets as one PDF, one page each, at each sheet's own size."""
+    if not pages:
+        raise ExportError("nothing to write: no pages")
+    cairosvg = _cairosvg()
+    import cairocffi
+
+    out = io.BytesIO()
+    drawn: list = []
+
+    class _Recording(cairosvg.surface.PDFSurface):
+        def _create_surface(self, width: float, height: float):
+            rec = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None)
+            drawn.append((rec, width, height))
+            return rec, width, height
+
+    recordings: dict[str, tuple] = {}
+    pdf = None
+    for svg in pages:
+        if svg not in recordings:
+            tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
+            _Recording(tree, None, 96)
+            recordings[svg] = drawn[-1]
+        rec, width, height = recordings[svg]
+        if pdf is None:
+            pdf = cairocffi.PDFSurface(out, width, height)
+        else:
+            pdf.set_size(width, height)
+        ctx = cairocffi.Context(pdf)
+        ctx.set_source_surface(rec, 0, 0)
+        ctx.paint()
+        pdf.show_page()
+    surface = pdf
+    if title:
+        try:
+            surface.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
+            surface.set_metadata(cairocffi.PDF_METADATA_CREATOR, "mapkit")
+        except (AttributeError, cairocffi.CairoError):
+            pass
+    surface.finish()
+    return out.getvalue()

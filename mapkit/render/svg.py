@@ -1,0 +1,559 @@
+"""The printable sheet as SVG, drawn from ``sheet.layout``: nothing here decides a size.
+
+Every element a test or a tool may count carries a class: ``station`` (one
+group per station), ``window`` (one box per window), ``wagon``, ``line``,
+``panel-row``, ``diamond``, ``square``, ``score-box``, ``label``,
+``loop-arrow``, ``terminus-mark``, ``special-mark``; the pen layer of a filled
+sheet uses ``pen-*`` classes (see :mod:`mapkit.render.pen`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from mapkit import __version__
+from mapkit.mapfile.model import CityMap
+from mapkit.paper import PaperSheet
+from mapkit.render.fontmetrics import FONT_FAMILY, text_width
+from mapkit.render.labels import LabelResult, place_labels
+from mapkit.render.style import (
+    INK,
+    PAPER_WHITE,
+    SPECIAL_FILL,
+    LineStyle,
+    clean_text,
+    fmt,
+    gray,
+    line_style,
+    text_on,
+)
+from mapkit.sheet import SheetLayout, layout
+
+Point = tuple[float, float]
+
+SCORE_TITLES = {
+    "lines": "completed lines",
+    "interchanges": "interchanges ×2",
+    "empty": "empty stations ÷2",
+    "total": "total",
+}
+TERMINUS_EXTRA = 1.25
+SPECIAL_EXTRA = 2.3
+SCORE_OPERATORS = {"lines": "", "interchanges": "+", "empty": "−", "total": "="}
+
+
+@dataclass
+class RenderResult:
+    """The SVG text and what happened to the station names."""
+
+    svg: str
+    labels: LabelResult | None = None
+    layout: SheetLayout | None = field(default=None, repr=False)
+
+
+def _pts(points) -> list[tuple[str, str]]:
+    return [(fmt(x), fmt(y)) for x, y in points]
+
+
+def pill_path(a: Point, b: Point, r: float) -> str:
+    """SVG path of a stadium of radius r around segment a-b (a circle when a == b)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < 1e-6:
+        x, y = a
+        return (
+            f"M{fmt(x - r)},{fmt(y)}a{fmt(r)},{fmt(r)} 0 1,0 {fmt(2 * r)},0"
+            f"a{fmt(r)},{fmt(r)} 0 1,0 {fmt(-2 * r)},0Z"
+        )
+    nx, ny = -dy / length * r, dx / length * r
+    p1 = (a[0] + nx, a[1] + ny)
+    p2 = (b[0] + nx, b[1] + ny)
+    p3 = (b[0] - nx, b[1] - ny)
+    p4 = (a[0] - nx, a[1] - ny)
+    rr = fmt(r)
+    return (
+        f"M{fmt(p1[0])},{fmt(p1[1])}L{fmt(p2[0])},{fmt(p2[1])}"
+        f"A{rr},{rr} 0 0,0 {fmt(p3[0])},{fmt(p3[1])}"
+        f"L{fmt(p4[0])},{fmt(p4[1])}A{rr},{rr} 0 0,0 {fmt(p1[0])},{fmt(p1[1])}Z"
+    )
+
+
+def star_points(c: Point, outer: float, inner: float, n: int = 8) -> list[Point]:
+    pts = []
+    for i in range(2 * n):
+        rad = outer if i % 2 == 0 else inner
+        ang = math.pi * i / n - math.pi / 2
+        pts.append((c[0] + rad * math.cos(ang), c[1] + rad * math.sin(ang)))
+    return pts
+
+
+class SheetDrawing:
+    """One sheet being drawn: the layout, the style choices and the svgwrite document."""
+
+    def __init__(self, city: CityMap, paper: str = "a4", *, grayscale: bool = False) -> None:
+        import svgwrite
+
+        self.city = city
+        self.lay = layout(city, paper)
+        self.m = self.lay.metrics
+        self.grayscale = grayscale
+        w, h = self.lay.width, self.lay.height
+        self.dwg = svgwrite.Drawing(
+            size=(f"{fmt(w)}mm", f"{fmt(h)}mm"), profile="full", debug=False
+        )
+        self.dwg["viewBox"] = f"0 0 {fmt(w)} {fmt(h)}"
+        self.root = self.dwg.g(
+            font_family=FONT_FAMILY, id="sheet", **{"class": f"sheet city-{city.id}"}
+        )
+        self.dwg.add(self.root)
+        self.sheet_color = PAPER_WHITE if grayscale else city.sheet_color
+        self.styles: dict[str, LineStyle] = {
+            ln.id: line_style(ln.color, ln.index, self.sheet_color, grayscale) for ln in city.lines
+        }
+        self.extra_obstacles: list = []
+
+    # -- helpers ---------------------------------------------------------
+
+    def color(self, c: str) -> str:
+        return gray(c) if self.grayscale else c
+
+    def group(self, cls: str, parent=None, **attrs):
+        g = self.dwg.g(**{"class": cls}, **attrs)
+        (parent if parent is not None else self.root).add(g)
+        return g
+
+    def text(
+        self,
+        parent,
+        s: str,
+        x: float,
+        y: float,
+        size: float,
+        *,
+        anchor: str = "start",
+        bold: bool = False,
+        fill: str = INK,
+        cls: str | None = None,
+        middle: bool = False,
+        **attrs,
+    ):
+        """Text at baseline y (or vertically centred on y when ``middle``)."""
+        if middle:
+            y += size * 0.36
+        kw = {"font_size": fmt(size), "fill": fill}
+        if anchor != "start":
+            kw["text_anchor"] = anchor
+        if bold:
+            kw["font_weight"] = "bold"
+        if cls:
+            kw["class"] = cls
+        kw.update(attrs)
+        t = self.dwg.text(clean_text(s), insert=(fmt(x), fmt(y)), **kw)
+        parent.add(t)
+        return t
+
+    # -- the sheet -------------------------------------------------------
+
+    def draw_background(self) -> None:
+        lay = self.lay
+        self.root.add(
+            self.dwg.rect(
+                (0, 0), (fmt(lay.width), fmt(lay.height)), fill=self.sheet_color, id="background"
+            )
+        )
+
+    def draw_header(self, title: str | None = None, right: str | None = None) -> None:
+        lay, m = self.lay, self.m
+        g = self.group("header", id="header")
+        hd = lay.header
+        badge = hd.h - 3.0
+        g.add(
+            self.dwg.rect(
+                (fmt(hd.x), fmt(hd.y)),
+                (fmt(badge), fmt(badge)),
+                rx=1.6,
+                fill=INK,
+                **{"class": "city-symbol"},
+            )
+        )
+        initials = "".join(w[0] for w in self.city.name.split()[:2]).upper() or "?"
+        self.text(
+            g,
+            initials,
+            hd.x + badge / 2,
+            hd.y + badge / 2,
+            badge * (0.55 if len(initials) == 1 else 0.42),
+            anchor="middle",
+            bold=True,
+            fill=PAPER_WHITE,
+            middle=True,
+        )
+        tx = hd.x + badge + 3.0
+        name = title or self.city.name
+        room = hd.right - tx - (text_width(right, 3.4) + 6.0 if right else 0.0)
+        size = min(m.title_font, room / max(text_width(name, 1.0, bold=True), 1e-6))
+        self.text(g, name, tx, hd.y + m.title_font * 0.95, size, bold=True, cls="title")
+        sub = self.city.subtitle
+        if sub and not title:
+            self.text(g, sub, tx, hd.y + m.title_font + 3.4, 3.0, cls="subtitle")
+        if right:
+            self.text(g, right, hd.right, hd.y + 5.0, 3.4, anchor="end", cls="header-right")
+
+    def draw_lines(self) -> None:
+        lay, m = self.lay, self.m
+        g = self.group("lines", id="lines")
+        for ln in self.city.lines:
+            pts = _pts(lay.drawn_routes.get(ln.id) or lay.routes[ln.id])
+            st = self.styles[ln.id]
+            lg = self.group("line", g, id=f"line-{ln.id}")
+            common = {"fill": "none", "stroke_linejoin": "round", "stroke_linecap": "round"}
+            if st.casing or st.hollow:
+                lg.add(
+                    self.dwg.polyline(
+                        pts,
+                        stroke=st.casing or st.color,
+                        stroke_width=fmt(m.line_w + (0.35 if st.casing else 0.0)),
+                        **common,
+                    )
+                )
+            stroke = PAPER_WHITE if st.hollow else self.color(st.color)
+            width = m.line_w - 0.8 if st.hollow else m.line_w
+            if st.casing:
+                width = m.line_w - 0.2
+            kw = dict(common)
+            if st.dash:
+                kw["stroke_dasharray"] = " ".join(fmt(d) for d in st.dash)
+                kw["stroke_linecap"] = "round" if min(st.dash) < 0.1 else "butt"
+            lg.add(self.dwg.polyline(pts, stroke=stroke, stroke_width=fmt(width), **kw))
+
+    def draw_stations(self, fills: dict[str, str] | None = None) -> None:
+        """Station marks; termini haloed, special stations starred, interchanges thick-ringed."""
+        lay, m, city = self.lay, self.m, self.city
+        r = m.station_r
+        under = self.group("station-decor", id="station-decor")
+        g = self.group("stations", id="stations")
+        terminus_of: dict[str, str] = {}
+        for ln in city.lines:
+            if ln.terminus is not None:
+                terminus_of.setdefault(ln.terminus, ln.id)
+        for st in city.stations:
+            a, b = lay.station_mark(st.id)
+            c = lay.stations[st.id]
+            classes = ["station"]
+            shared = city.intersection_count(st.id) > 1
+            if shared:
+                classes.append("interchange")
+            if st.id in terminus_of:
+                classes.append("terminus")
+                ln = city.line(terminus_of[st.id])
+                halo = INK if self.grayscale else ln.color
+                under.add(
+                    self.dwg.path(
+                        pill_path(a, b, r + TERMINUS_EXTRA),
+                        fill=halo,
+                        stroke=INK,
+                        stroke_width=0.25,
+                        **{"class": "terminus-mark"},
+                    )
+                )
+            if st.special:
+                classes.append("special")
+                under.add(
+                    self.dwg.polygon(
+                        _pts(star_points(c, r + SPECIAL_EXTRA, r + 0.6)),
+                        fill=PAPER_WHITE if self.grayscale else SPECIAL_FILL,
+                        stroke=INK,
+                        stroke_width=0.3,
+                        stroke_linejoin="round",
+                        **{"class": "special-mark"},
+                    )
+                )
+            sg = self.group(" ".join(classes), g, id=f"st-{st.id}")
+            fill = (fills or {}).get(st.id, PAPER_WHITE)
+            sg.add(
+                self.dwg.path(
+                    pill_path(a, b, r),
+                    fill=fill,
+                    stroke=INK,
+                    stroke_width=0.75 if shared else 0.35,
+                )
+            )
+
+    def draw_loop_arrows(self) -> None:
+        """Two arrows at a loop line's first stop: crosses may run either way."""
+        lay, m = self.lay, self.m
+        g = self.group("loop-arrows", id="loop-arrows")
+        for ln in self.city.lines:
+            if not ln.loop:
+                continue
+            a, b = lay.station_mark(ln.first_stop)
+            c = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            half = math.hypot(b[0] - a[0], b[1] - a[1]) / 2
+            for nxt in (ln.stops[1], ln.stops[-1]):
+                p = lay.stations[nxt]
+                dx, dy = p[0] - c[0], p[1] - c[1]
+                d = math.hypot(dx, dy) or 1.0
+                ux, uy = dx / d, dy / d
+                tip = m.station_r + half + 4.8
+                base = tip - 3.4
+                nx, ny = -uy, ux
+                pts = [
+                    (c[0] + ux * tip, c[1] + uy * tip),
+                    (c[0] + ux * base + nx * 1.9, c[1] + uy * base + ny * 1.9),
+                    (c[0] + ux * base - nx * 1.9, c[1] + uy * base - ny * 1.9),
+                ]
+                g.add(
+                    self.dwg.polygon(
+                        _pts(pts),
+                        fill=PAPER_WHITE,
+                        stroke=INK,
+                        stroke_width=0.45,
+                        stroke_linejoin="round",
+                        **{"class": "loop-arrow", "data-line": ln.id},
+                    )
+                )
+                self.extra_obstacles.append(pts)
+
+    def draw_wagons(self) -> None:
+        lay = self.lay
+        g = self.group("wagons", id="wagons")
+        for ln in self.city.lines:
+            wg = lay.wagons[ln.id]
+            body = INK if self.grayscale else ln.color
+            wgrp = self.group("wagon", g, id=f"wagon-{ln.id}")
+            r = wg.rect
+            wgrp.add(
+                self.dwg.rect(
+                    (fmt(r.x), fmt(r.y)),
+                    (fmt(r.w), fmt(r.h)),
+                    rx=1.3,
+                    fill=body,
+                    stroke=INK,
+                    stroke_width=0.3,
+                )
+            )
+            lc = wg.letter_cell
+            self.text(
+                wgrp,
+                ln.id,
+                lc.center[0],
+                lc.center[1],
+                min(wg.box_size * 0.78, lc.w * (0.8 if len(ln.id) == 1 else 0.5)),
+                anchor="middle",
+                bold=True,
+                fill=text_on(body),
+                middle=True,
+                cls="wagon-letter",
+            )
+            for i, bx in enumerate(wg.boxes):
+                inset = 0.35
+                wgrp.add(
+                    self.dwg.rect(
+                        (fmt(bx.x + inset), fmt(bx.y + inset)),
+                        (fmt(bx.w - 2 * inset), fmt(bx.h - 2 * inset)),
+                        rx=0.5,
+                        fill=PAPER_WHITE,
+                        stroke=INK,
+                        stroke_width=0.3,
+                        id=f"win-{ln.id}-{i}",
+                        **{"class": "window"},
+                    )
+                )
+
+    def draw_panel(self) -> None:
+        lay = self.lay
+        g = self.group("panel", id="panel")
+        for row in lay.panel_rows:
+            ln = self.city.line(row.line_id)
+            rg = self.group("panel-row", g, id=f"row-{ln.id}")
+            cy = row.letter[1]
+            rad = min(row.rect.h * 0.36, 3.8)
+            fill = PAPER_WHITE if self.grayscale else ln.color
+            rg.add(
+                self.dwg.circle(
+                    (fmt(row.letter[0]), fmt(cy)), fmt(rad), fill=fill, stroke=INK, stroke_width=0.3
+                )
+            )
+            self.text(
+                rg,
+                ln.id,
+                row.letter[0],
+                cy,
+                rad * (1.1 if len(ln.id) == 1 else 0.7),
+                anchor="middle",
+                bold=True,
+                fill=text_on(fill),
+                middle=True,
+            )
+            dx, dy = row.diamond
+            h = row.diamond_size / 2
+            rg.add(
+                self.dwg.polygon(
+                    _pts([(dx, dy - h), (dx + h, dy), (dx, dy + h), (dx - h, dy)]),
+                    fill=PAPER_WHITE,
+                    stroke=INK,
+                    stroke_width=0.45,
+                    stroke_linejoin="round",
+                    id=f"diamond-{ln.id}",
+                    **{"class": "diamond"},
+                )
+            )
+            self.text(rg, str(ln.first), dx, dy, h * 0.95, anchor="middle", bold=True, middle=True)
+            sq = row.square
+            rg.add(
+                self.dwg.rect(
+                    (fmt(sq.x), fmt(sq.y)),
+                    (fmt(sq.w), fmt(sq.h)),
+                    fill=PAPER_WHITE,
+                    stroke=INK,
+                    stroke_width=0.35,
+                    id=f"square-{ln.id}",
+                    **{"class": "square"},
+                )
+            )
+            self.text(
+                rg, str(ln.others), sq.center[0], sq.center[1], sq.h * 0.5, anchor="middle",
+                middle=True,
+            )  # fmt: skip
+
+    def draw_scoring(self) -> None:
+        lay = self.lay
+        g = self.group("scoring", id="scoring")
+        px = lay.panel.x
+        for name, bx in lay.score_boxes.items():
+            self.text(
+                g,
+                SCORE_TITLES[name],
+                bx.right,
+                bx.y - 0.9,
+                2.3,
+                anchor="end",
+                cls="score-title",
+            )
+            g.add(
+                self.dwg.rect(
+                    (fmt(bx.x), fmt(bx.y)),
+                    (fmt(bx.w), fmt(bx.h)),
+                    rx=0.8,
+                    fill=PAPER_WHITE,
+                    stroke=INK,
+                    stroke_width=0.6 if name == "total" else 0.4,
+                    id=f"score-{name}",
+                    **{"class": "score-box"},
+                )
+            )
+            op = SCORE_OPERATORS[name]
+            if op:
+                self.text(g, op, bx.x - 3.2, bx.center[1], 6.0, anchor="middle", bold=True,
+                          middle=True, cls="score-op")  # fmt: skip
+            self._score_icon(g, name, px + 6.0, bx.center[1])
+
+    def _score_icon(self, g, name: str, x: float, y: float) -> None:
+        """Small pictures that say what each scoring box counts, without words."""
+        s = 2.6
+        ink = {"stroke": INK, "stroke_width": 0.35, "fill": PAPER_WHITE}
+        if name == "lines":
+            g.add(self.dwg.polygon(_pts([(x, y - s), (x + s, y), (x, y + s), (x - s, y)]), **ink))
+            self.text(g, "✓", x, y, 2.8, anchor="middle", bold=True, middle=True)
+        elif name == "interchanges":
+            g.add(self.dwg.rect((fmt(x - s), fmt(y - s)), (fmt(2 * s), fmt(2 * s)), **ink))
+            self.text(g, "3", x, y, 3.0, anchor="middle", middle=True)
+        elif name == "empty":
+            g.add(self.dwg.circle((fmt(x), fmt(y)), fmt(s), **ink))
+        else:
+            self.text(g, "Σ", x, y, 5.0, anchor="middle", bold=True, middle=True)
+
+    def draw_footer(self, extra: str = "") -> None:
+        lay = self.lay
+        f = lay.footer
+        g = self.group("footer", id="footer")
+        left = "Voll verplant · fan-made sheet"
+        if self.city.author:
+            left += f" · map by {self.city.author}"
+        self.text(g, left, f.x, f.bottom - 0.6, 2.2, fill=INK)
+        right = f"mapkit {__version__} · {self.city.id}" + (f" · {extra}" if extra else "")
+        self.text(g, right, f.right, f.bottom - 0.6, 2.2, anchor="end", fill=INK)
+
+    def mark_radius(self) -> dict[str, float]:
+        """How far each station's printed mark reaches around its pill (halo, star)."""
+        r = self.m.station_r
+        ends = {ln.terminus for ln in self.city.lines}
+        out = {}
+        for st in self.city.stations:
+            extra = SPECIAL_EXTRA if st.special else TERMINUS_EXTRA if st.id in ends else 0.0
+            out[st.id] = r + extra + 0.2
+        return out
+
+    def obstacles(self) -> list:
+        """Everything printed on the map, as shapely geometries, for label placement."""
+        from shapely import LineString, Polygon, box
+        from shapely import Point as SPoint
+
+        lay, m = self.lay, self.m
+        out: list = []
+        for sid, e in self.mark_radius().items():
+            a, b = lay.station_mark(sid)
+            out.append(LineString([a, b]).buffer(e) if a != b else SPoint(a).buffer(e))
+        for pts in lay.drawn_routes.values():
+            if len(pts) >= 2:
+                out.append(LineString(pts).buffer(m.line_w / 2 + 0.3))
+        for wg in lay.wagons.values():
+            rr = wg.rect
+            out.append(box(rr.x - 0.3, rr.y - 0.3, rr.right + 0.3, rr.bottom + 0.3))
+        for pts in self.extra_obstacles:
+            out.append(Polygon(pts).buffer(0.3))
+        return out
+
+    def draw_labels(self) -> LabelResult:
+        res = place_labels(self.city, self.lay, self.obstacles(), self.mark_radius())
+        g = self.group("labels", id="labels")
+        size = self.m.label_font
+        for lb in res.labels:
+            self.text(
+                g,
+                lb.text,
+                lb.x,
+                lb.baseline,
+                size,
+                anchor=lb.anchor,
+                cls="label",
+                **{"data-station": lb.station_id},
+            )
+        return res
+
+    def tostring(self) -> str:
+        return self.dwg.tostring()
+
+
+def sheet_svg(
+    city: CityMap,
+    *,
+    paper: str = "a4",
+    grayscale: bool = False,
+    labels: bool = False,
+    filled: PaperSheet | None = None,
+) -> RenderResult:
+    """Draw one sheet (optionally with a player's marks) and return the SVG text."""
+    d = SheetDrawing(city, paper, grayscale=grayscale)
+    d.draw_background()
+    right = None
+    if filled is not None:
+        right = filled.player + (f" · after round {filled.round}" if filled.round else "")
+    d.draw_header(right=right)
+    d.draw_lines()
+    d.draw_stations()
+    d.draw_loop_arrows()
+    d.draw_wagons()
+    placed = d.draw_labels() if labels else None
+    d.draw_panel()
+    d.draw_scoring()
+    d.draw_footer("grayscale" if grayscale else "")
+    if filled is not None:
+        from mapkit.render.pen import draw_pen
+
+        draw_pen(d, filled)
+    return RenderResult(d.tostring(), placed, d.lay)
+
+
+__all__ = ["RenderResult", "SheetDrawing", "pill_path", "sheet_svg", "text_width"]

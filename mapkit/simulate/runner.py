@@ -1,0 +1,189 @@
+"""Play many games with bots through the engine, in one process or several.
+
+Game ``i`` of a run with seed ``S`` uses the deck seed ``game_seed(S, i)`` and
+bots reseeded from it, so its result depends only on ``(S, i)``: the same run
+gives the same outcomes whatever the number of processes, merged in game order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mapkit.mapfile.model import CityMap
+from mapkit.simulate.outcome import GameOutcome, SeatOutcome
+
+CHUNK = 16
+
+
+def game_seed(seed: int, index: int) -> int:
+    """A 63-bit seed for game ``index`` of a run: stable across versions and platforms."""
+    digest = hashlib.blake2b(f"mapkit-simulate:{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    bots: tuple[str, ...]
+    games: int
+    seed: int = 0
+    special_stations: bool = False
+    records: bool = False
+    bot_options: tuple[tuple[str, Any], ...] = ()
+
+
+class Player:
+    """Plays games of one map with a fixed seating; bots are built once and reseeded per game."""
+
+    def __init__(self, city: CityMap, cfg: RunConfig) -> None:
+        from mapkit.bots import make_bot
+        from mapkit.engine import Game, GameOptions
+
+        self.city = city
+        self.cfg = cfg
+        opts = GameOptions(players=len(cfg.bots), special_stations=cfg.special_stations)
+        self.game = Game(city, opts)
+        options = dict(cfg.bot_options)
+        self.bots = [make_bot(name, 0, **options.get(name, {})) for name in cfg.bots]
+
+    def play(self, index: int) -> tuple[GameOutcome, dict[str, Any] | None]:
+        import random
+
+        seed = game_seed(self.cfg.seed, index)
+        for seat, bot in enumerate(self.bots):
+            bot.rng = random.Random(seed * 7 + seat)
+        state = self.game.new_initial_state(seed)
+        n = state.num_players()
+        done = [0] * n
+        when: list[dict[int, int]] = [{} for _ in range(n)]
+        bots = self.bots
+        while True:
+            if state.is_chance_node():
+                rnd = state.round()
+                for p in range(n):
+                    c = state.completed(p)
+                    new = c & ~done[p]
+                    while new:
+                        low = new & -new
+                        when[p][low.bit_length() - 1] = rnd
+                        new ^= low
+                    done[p] = c
+                state.deal()
+            elif state.is_terminal():
+                break
+            else:
+                state.apply_action(bots[state.current_player()].choose(state))
+        rnd = state.round()
+        for p in range(n):
+            new = state.completed(p) & ~done[p]
+            while new:
+                low = new & -new
+                when[p][low.bit_length() - 1] = rnd
+                new ^= low
+        return self._outcome(index, seed, state, when), self._record(state, seed)
+
+    def _outcome(
+        self, index: int, seed: int, state: Any, when: list[dict[int, int]]
+    ) -> GameOutcome:
+        t = self.game.tables
+        ranks = state.ranks()
+        seats = []
+        for p, name in enumerate(self.cfg.bots):
+            bd = state.breakdown(p)
+            marked, boxed, firsts = state.marked(p), state.boxed(p), state.completed_first(p)
+            seats.append(
+                SeatOutcome(
+                    bot=name,
+                    score=state.score(p),
+                    rank=ranks[p],
+                    completed={
+                        lid: (when[p][t.line_index[lid]], pts) for lid, pts in bd.completed.items()
+                    },
+                    first=frozenset(t.line_ids[li] for li in range(t.n_lines) if firsts >> li & 1),
+                    interchanges={
+                        t.station_ids[s]: t.intersections[s]
+                        for s in range(t.n_stations)
+                        if boxed >> s & 1
+                    },
+                    empty=frozenset(
+                        t.station_ids[s] for s in range(t.n_stations) if not marked >> s & 1
+                    ),
+                )
+            )
+        return GameOutcome(index=index, seed=seed, rounds=state.round(), seats=tuple(seats))
+
+    def _record(self, state: Any, seed: int) -> dict[str, Any] | None:
+        if not self.cfg.records:
+            return None
+        from mapkit.engine.record import record_from_history
+
+        names = [f"{name}-{i + 1}" for i, name in enumerate(self.cfg.bots)]
+        return record_from_history(self.game, state.history(), names, seed)
+
+
+_worker: Player | None = None
+
+
+def _init(city: CityMap, cfg: RunConfig) -> None:
+    global _worker
+    _worker = Player(city, cfg)
+
+
+def _play_chunk(bounds: tuple[int, int]) -> list[tuple[GameOutcome, dict[str, Any] | None]]:
+    assert _worker is not None
+    return [_worker.play(i) for i in range(*bounds)]
+
+
+def _chunks(games: int, size: int) -> list[tuple[int, int]]:
+    return [(i, min(games, i + size)) for i in range(0, games, size)]
+
+
+def play_games(
+    city: CityMap,
+    cfg: RunConfig,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[GameOutcome, dict[str, Any] | None]]:
+    """Yield ``(outcome, record or None)`` for games 0..N-1, in game order."""
+    jobs = max(1, min(jobs or os.cpu_count() or 1, cfg.games))
+    done = 0
+    if jobs == 1:
+        player = Player(city, cfg)
+        for i in range(cfg.games):
+            yield player.play(i)
+            done += 1
+            if progress and (done % CHUNK == 0 or done == cfg.games):
+                progress(done)
+        return
+    size = max(1, min(CHUNK, cfg.games // (jobs * 4) or 1))
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(jobs, initializer=_init, initargs=(city, cfg)) as pool:
+        for chunk in pool.imap(_play_chunk, _chunks(cfg.games, size)):
+            yield from chunk
+            done += len(chunk)
+            if progress:
+                progress(done)
+
+
+def simulate(
+    city: CityMap,
+    cfg: RunConfig,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    on_record: Callable[[int, dict[str, Any]], None] | None = None,
+) -> list[GameOutcome]:
+    """All outcomes in game order; with records on, ``on_record(index, record)`` per game."""
+    outcomes = []
+    for outcome, record in play_games(city, cfg, jobs, progress):
+        outcomes.append(outcome)
+        if record is not None and on_record is not None:
+            on_record(outcome.index, record)
+    return outcomes
+
+
+def seat_names(bots: Sequence[str]) -> list[str]:
+    return [f"{name}-{i + 1}" for i, name in enumerate(bots)]

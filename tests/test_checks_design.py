@@ -1,0 +1,89 @@
+"""The numbers behind the design checks: covering, exact chances, colour science."""
+
+from __future__ import annotations
+
+import pytest
+
+from mapkit.checks import colour
+from mapkit.checks.completion import completion_chance, min_windows, structure
+
+
+def key(pattern: str, loop: bool = False):
+    """'o' a stop only this line serves, 's' a stop shared with another line."""
+    return structure([c == "s" for c in pattern], loop)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "loop", "need"),
+    [
+        ("ssss", False, 0),
+        ("oooooo", False, 1),  # one 6
+        ("ooooooo", False, 2),
+        ("ososso", False, 1),  # express 3 skips the marked shared stops
+        ("oososso", False, 2),  # 4 own stops over a span of 7
+        ("oossoo", False, 1),  # a 6 crosses the (still empty) shared stops
+        ("osssssso", False, 1),  # too far apart for a 6: one express 2
+        ("oooosoooo", False, 2),
+        ("oooooooooooo", True, 2),  # loop: a 6 each way from the first stop
+        ("ooooooooooooo", True, 3),
+        ("sooooooooooooo", True, 3),
+    ],
+)
+def test_min_windows(pattern: str, loop: bool, need: int) -> None:
+    assert min_windows(key(pattern, loop)) == need
+
+
+def test_exact_chances() -> None:
+    assert completion_chance(key("oooooo"), 1) == pytest.approx(1 / 13)  # only the 6
+    assert completion_chance(key("ooooo"), 1) == pytest.approx(3 / 13)  # 5, 5, 6
+    assert completion_chance(key("ooo"), 1) == pytest.approx(9 / 13)  # numbers and x3
+    # two 6s in a row: the 6, then the 6 again after the reshuffle
+    assert completion_chance(key("o" * 12), 2) == pytest.approx(1 / 169)
+    assert completion_chance(key("ssss"), 1) == 1.0
+    assert completion_chance(key("o" * 13), 2) == 0.0
+
+
+def test_huge_lines_do_not_hang() -> None:
+    assert completion_chance(key("o" * 30, loop=True), 8) is None
+
+
+@pytest.mark.parametrize(
+    ("lab1", "lab2", "expected"),
+    [  # Sharma, Wu and Dalal (2005) test data
+        ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+        ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),
+        ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+        ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+        ((22.7233, 20.0904, -46.6940), (23.0331, 14.9730, -42.5619), 2.0373),
+    ],
+)
+def test_ciede2000(lab1, lab2, expected) -> None:
+    assert colour.ciede2000(lab1, lab2) == pytest.approx(expected, abs=1e-4)
+
+
+def test_red_green_collapse_for_deuteranopia() -> None:
+    red, green = "#d11e29", "#83c143"
+    assert colour.delta_e(red, green) > 50
+    orange = "#f2801e"
+    assert colour.delta_e(orange, green, "deuteranopia") < 6
+
+
+def test_recommended_palette_passes() -> None:
+    import itertools
+
+    from mapkit.checks import design
+
+    palette = [
+        "#dd001f", "#f59200", "#89c459", "#0a5237", "#008c81", "#009fe3",
+        "#1344ad", "#7b1e7a", "#e5007d", "#7c6414", "#8d929c", "#2b2b2b",
+    ]  # fmt: skip
+    for a, b in itertools.combinations(palette, 2):
+        assert colour.delta_e(a, b) >= design.MIN_DE_NORMAL
+        assert min(colour.delta_e(a, b, v) for v in colour.VISIONS) >= design.MIN_DE_CVD
+    for sheet in ("#ffffff", "#dce9f5", "#f5ecd7", "#e3f1e0", "#fdebd3"):
+        for c in palette:
+            assert colour.delta_e(c, sheet) >= design.MIN_SHEET_DE_NORMAL
+            assert min(colour.delta_e(c, sheet, v) for v in colour.VISIONS) >= (
+                design.MIN_SHEET_DE_CVD
+            )
+            assert colour.lab(c)[0] <= design.MAX_LIGHTNESS
