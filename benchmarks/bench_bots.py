@@ -90,13 +90,20 @@ def strength(games: int) -> None:
 
     city = maxfit.City(__import__("json").loads(METRO.read_text(encoding="utf-8")))
     mrate, mmean, mse = maxfit.measure(city, "maxfit", games, 1)
-    print("mean solo score on Metro City (± standard error)")
-    print(f"{'maxfit':12s} {mmean:7.2f} ± {mse:.2f}   {games} games, {mrate:7.0f} games/s (plain)")
+    print("mean solo score on Metro City (± standard error; engine bots on the same decks)")
+    print(
+        f"{'maxfit':18s} {mmean:7.2f} ± {mse:.2f}   {games:5d} games {mrate:7.0f} games/s (plain)"
+    )
     base = None
-    for name, n in (("greedy", games), ("lookahead", games // 4), ("clairvoyant", games // 4)):
-        xs, r = scores(name, n)
+    runs = (
+        ("greedy", games, {}),
+        ("lookahead", games // 4, {}),
+        ("clairvoyant", games // 4, {}),
+        ("clairvoyant", games // 20, {"beam": 160}),
+    )
+    for name, n, options in runs:
+        xs, r = scores(name, n, **options)
         m, se = mean_se(xs)
-        extra = ""
         if base is not None:
             diffs = [a - b for a, b in zip(xs, base[: len(xs)], strict=True)]
             dm, dse = mean_se(diffs)
@@ -105,7 +112,8 @@ def strength(games: int) -> None:
         else:
             extra = f"   x{m / mmean:.3f} maxfit"
             base = xs
-        print(f"{name:12s} {m:7.2f} ± {se:.2f}   {n} games, {r:7.0f} games/s{extra}")
+        label = name + "".join(f" {k}={v}" for k, v in options.items())
+        print(f"{label:18s} {m:7.2f} ± {se:.2f}   {n:5d} games {r:7.0f} games/s{extra}")
 
 
 def tune(games: int) -> None:

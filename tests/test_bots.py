@@ -187,3 +187,29 @@ def test_predicted_marks_match_the_engine(pick, steps, players, special):
         after = state.clone()
         after.apply_action(a)
         assert after.marked(p) == v.marked | move[4]
+
+
+@settings(max_examples=25, deadline=None)
+@given(pick=st.integers(0, 10**6), steps=st.integers(0, 60), players=st.integers(1, 3))
+def test_fast_path_agrees_with_the_candidate_list(pick, steps, players):
+    """Greedy's fused number/express path picks the best of ``scored()`` (no noise)."""
+    cities = _maps()
+    if not cities:
+        pytest.skip("no shipped maps")
+    game = Game(cities[pick % len(cities)], players=players)
+    rng = random.Random(pick)
+    state = game.new_initial_state(pick)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            state.deal()
+        else:
+            acts = state.legal_actions()
+            state.apply_action(acts[int(rng.random() * len(acts))])
+    while state.is_chance_node():
+        state.deal()
+    if state.is_terminal() or state.card() >= 6:
+        return
+    bot = make_bot("greedy", noise=0)
+    assert bot._fast_run(state, rng) == bot.action(state, max(bot.scored(state)))

@@ -32,14 +32,19 @@ def test_duplicate_key_reported_with_both_lines():
 def test_nan_infinity_and_overflow_are_non_finite():
     r = parse_json('{"x": NaN, "y": -Infinity, "z": 1e400, "w": Infinity}')
     kinds = [(p.kind, p.pointer) for p in r.problems]
-    assert kinds == [("non-finite", "/x"), ("non-finite", "/y"), ("non-finite", "/z"), ("non-finite", "/w")]
+    assert kinds == [
+        ("non-finite", "/x"),
+        ("non-finite", "/y"),
+        ("non-finite", "/z"),
+        ("non-finite", "/w"),
+    ]
 
 
 def test_syntax_errors_are_located():
     cases = {
         '{"a": 1,}': (1, 9, "trailing comma"),
         '{"a" 1}': (1, 6, "expected ':'"),
-        '[1 2]': (1, 4, "expected ','"),
+        "[1 2]": (1, 4, "expected ','"),
         '{"a": tru}': (1, 7, "expected a value"),
         "": (1, 1, "empty"),
         '{"a": "x': (1, 7, "unterminated string"),
@@ -72,9 +77,14 @@ def test_bom_is_accepted():
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4)
+    ),
     max_leaves=20,
 )
 

@@ -41,14 +41,26 @@ def test_model_is_immutable(tiny_doc):
     ("mutate", "expected"),
     [
         (lambda d: d["lines"][0]["stops"].append("zz"), [("REF001", "/lines/0/stops/3")]),
-        (lambda d: d["stations"].append({"id": "a", "x": 9, "y": 9}), [("REF002", "/stations/4/id")]),
+        (
+            lambda d: d["stations"].append({"id": "a", "x": 9, "y": 9}),
+            [("REF002", "/stations/4/id")],
+        ),
         (lambda d: d["lines"][1].update(id="A"), [("REF003", "/lines/1/id")]),
         (lambda d: d["lines"][0]["stops"].append("a"), [("REF004", "/lines/0/stops/3")]),
         (lambda d: d["lines"][1].update(loop=True), [("REF005", "/lines/1/stops")]),
-        (lambda d: d["lines"][0].update(shape=[[-2, 0], [4, 0], [5, 1]]), [("REF007", "/lines/0/shape")]),
+        (
+            lambda d: d["lines"][0].update(shape=[[-2, 0], [4, 0], [5, 1]]),
+            [("REF007", "/lines/0/shape")],
+        ),
         (lambda d: d["lines"][0]["points"].update(first=0), [("REF006", "/lines/0/points")]),
-        (lambda d: d["lines"][0].update(shape=[[-2, 1], [0, 0], [4, 0]]), [("REF007", "/lines/0/shape/0")]),
-        (lambda d: d["lines"][0].update(shape=[[-2, 0], [0, 0], [2, 1], [4, 0]]), [("REF007", "/lines/0/shape")]),
+        (
+            lambda d: d["lines"][0].update(shape=[[-2, 1], [0, 0], [4, 0]]),
+            [("REF007", "/lines/0/shape/0")],
+        ),
+        (
+            lambda d: d["lines"][0].update(shape=[[-2, 0], [0, 0], [2, 1], [4, 0]]),
+            [("REF007", "/lines/0/shape")],
+        ),
     ],
 )
 def test_identity_errors(tiny_doc, mutate, expected):

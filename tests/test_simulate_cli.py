@@ -139,3 +139,15 @@ def test_special_variant_runs(shared):
                "special", "--bots", "greedy,lookahead", "-f", "json")  # fmt: skip
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["variant"] == "special"
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
+    from mapkit.cli import simulate as sim
+
+    monkeypatch.setattr(sim.sys.stderr, "isatty", lambda: False, raising=False)
+    sim._Progress(10)(5)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(sim.sys.stderr, "isatty", lambda: True, raising=False)
+    bar = sim._Progress(10)
+    bar(5)
+    assert "[###############...............] 5/10 games" in capsys.readouterr().err

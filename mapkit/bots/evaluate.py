@@ -4,16 +4,15 @@
 line value ``LV`` is the bonus already won, or ``bonus · P(complete)`` plus the
 worth of the line's unused windows (future crosses). ``P`` comes from how many
 more cards the line's empty stretches need (each stretch between marked stations
-needs its own number card) against its windows left. Crossing a station where
-several lines meet gives up a future interchange there, which costs
-``w_ip · (lines − 1)``. Weights are tuned by simulation (docs/simulate.md).
+needs its own number card) against its windows left. Weights are tuned by
+simulation (docs/simulate.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mapkit.bots.model import EXPRESS, FREE, NUMBER, PLUS, Compiled, first_empty, run
+from mapkit.bots.model import EXPRESS, FREE, PLUS, Compiled
 
 
 @dataclass(frozen=True)
@@ -28,10 +27,6 @@ class Weights:
     """Stations one card covers on average."""
     cap: float = 0.2
     """Worth of one future cross a line's windows can still make."""
-    ip: float = 0.0
-    """Cost per extra line of crossing (not boxing) a station where lines meet."""
-    ip_min: int = 3
-    """Only stations with at least this many lines are kept free for interchanges."""
 
 
 DEFAULT = Weights()
@@ -54,20 +49,6 @@ class View:
 
     def copy(self) -> View:
         return View(self.marked, self.windows[:], self.lost, self.done, self.inter, self.pw)
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A candidate move in bot terms: converted to an engine action by the adapter."""
-
-    kind: str
-    line: int = -1
-    direction: str | None = None
-    crosses: int = 0
-    station: int | None = None
-    marks: int = 0
-    count: int = 0
-    crossed: tuple[int, ...] = ()
 
 
 @dataclass
@@ -147,48 +128,15 @@ class Evaluator:
                 total += self.line_value(li, v.marked, v.windows[li], lost)
         return total
 
-    def delta(self, v: View, m: Move, base: list[float | None] | None = None) -> float:
-        """H(after m) − H(before m), touching only the lines m changes."""
-        cc, w = self.cc, self.w
-        if base is None:
-            base = self.base(v)
-        marks = m.marks
-        d = v.pw * marks.bit_count() + 2.0 * m.count
-        if m.crossed and w.ip:
-            ipmin, count = w.ip_min, cc.count
-            for s in m.crossed:
-                c = count[s]
-                if c >= ipmin:
-                    d -= w.ip * (c - 1)
-        affected = 1 << m.line if m.line >= 0 else 0
-        mm = marks
-        lines_at_mask = cc.lines_at_mask
-        while mm:
-            low = mm & -mm
-            affected |= lines_at_mask[low.bit_length() - 1]
-            mm ^= low
-        after = v.marked | marks
-        line_mask = cc.line_mask
-        while affected:
-            low = affected & -affected
-            li = low.bit_length() - 1
-            affected ^= low
-            before = base[li]
-            if before is None:
-                continue
-            lm = line_mask[li]
-            lost = bool(v.lost & low)
-            if after & lm == lm:
-                d += self.done_value(li, lost) - before
-            else:
-                wl = v.windows[li] - (li == m.line)
-                d += self.line_value(li, after, wl, lost) - before
-        return d
-
     def delta_raw(
         self, v: View, line: int, marks: int, count: int, affected: int, base: list[float | None]
     ) -> float:
-        """:meth:`delta` without the interchange-reserve term, on precomputed masks."""
+        """H(after) − H(before) of a move: it marks ``marks`` (touching the lines in
+        ``affected``), fills a window of ``line`` (-1: none) and boxes ``count``.
+
+        Only the lines the move touches are re-valued; ``base`` holds every
+        line's value before the move (:meth:`base`).
+        """
         d = v.pw * marks.bit_count() + 2.0 * count
         if line >= 0:
             affected |= 1 << line
@@ -327,91 +275,6 @@ def best_moves(
     return out
 
 
-def candidates(cc: Compiled, v: View, kind: str, value: int, ip_min: int = 3) -> list[Move]:
-    """Moves worth considering for a card: full runs, and runs cut short before a busy station.
-
-    Numbers/express: for every line with an empty window (and direction on a loop),
-    the full run, plus every shorter run that stops just before a station where
-    ``ip_min`` or more lines meet (to keep it free for an interchange).
-    Interchange: every line with an empty window. Free ride: every empty station, or none.
-    """
-    out: list[Move] = []
-    marked = v.marked
-    if kind == FREE:
-        out.append(Move(FREE))
-        free = cc.all_mask & ~marked
-        while free:
-            low = free & -free
-            s = low.bit_length() - 1
-            free ^= low
-            out.append(Move(FREE, station=s, marks=low, crossed=(s,)))
-        return out
-    for li, wl in enumerate(v.windows):
-        if not wl:
-            continue
-        for route in cc.routes[li]:
-            if kind == PLUS:
-                s = first_empty(route, marked)
-                if s is None:
-                    out.append(Move(PLUS, li, route.direction))
-                else:
-                    out.append(Move(PLUS, li, route.direction, marks=1 << s, count=cc.count[s]))
-                continue
-            r = run(route, marked, kind == EXPRESS, value)
-            k = len(r)
-            out.append(Move(kind, li, route.direction, k, marks=_mask(r), crossed=tuple(r)))
-            for j in range(k - 1, -1, -1):
-                if cc.count[r[j]] >= ip_min:
-                    part = r[:j]
-                    out.append(
-                        Move(kind, li, route.direction, j, marks=_mask(part), crossed=tuple(part))
-                    )
-    return out
-
-
-def all_moves(cc: Compiled, v: View, kind: str, value: int) -> list[Move]:
-    """Every distinct outcome of a card (every cross count), for exhaustive searches."""
-    if kind in (FREE, PLUS):
-        return candidates(cc, v, kind, value)
-    out = []
-    for li, wl in enumerate(v.windows):
-        if not wl:
-            continue
-        for route in cc.routes[li]:
-            r = run(route, v.marked, kind == EXPRESS, value)
-            for j in range(len(r), -1, -1):
-                part = r[:j]
-                out.append(
-                    Move(kind, li, route.direction, j, marks=_mask(part), crossed=tuple(part))
-                )
-    return out
-
-
-def _mask(stations: list[int]) -> int:
-    m = 0
-    for s in stations:
-        m |= 1 << s
-    return m
-
-
-def apply(cc: Compiled, v: View, m: Move) -> View:
-    """The view after a move (no race bookkeeping beyond ``done``)."""
-    out = v.copy()
-    if m.line >= 0:
-        out.windows[m.line] -= 1
-    out.marked |= m.marks
-    out.inter += m.count
-    affected = m.marks
-    while affected:
-        low = affected & -affected
-        affected ^= low
-        for li in cc.lines_at[low.bit_length() - 1]:
-            lm = cc.line_mask[li]
-            if out.marked & lm == lm:
-                out.done |= 1 << li
-    return out
-
-
 def final_score(cc: Compiled, v: View) -> float:
     """The score of a finished sheet as the view knows it (lost lines pay ``others``)."""
     pts = 0
@@ -423,6 +286,5 @@ def final_score(cc: Compiled, v: View) -> float:
 
 
 __all__ = [
-    "DEFAULT", "EXPRESS", "FREE", "NUMBER", "PLUS", "Evaluator", "Move", "View", "Weights",
-    "all_moves", "apply", "candidates", "final_score",
+    "DEFAULT", "Evaluator", "Routes", "View", "Weights", "best_moves", "final_score",
 ]  # fmt: skip

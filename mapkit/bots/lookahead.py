@@ -36,6 +36,7 @@ class LookaheadBot(GreedyBot):
         if len(moves) == 1 or state.is_extra_action():
             return GreedyBot.choose(self, state, rng)
         outcomes = [(card_of(k), p) for k, p in next_cards(state)]
+        rand = (rng or self.rng).random
         best, best_value = None, None
         for m in moves[: self.width]:
             a = self.action(state, m)
@@ -50,7 +51,7 @@ class LookaheadBot(GreedyBot):
                 base = ev.base(after)
                 for (kind, value), p in outcomes:
                     future += p * max(best_moves(ev, rt, after, kind, value, base))[0]
-            total = d + self.discount * future
+            total = d + self.discount * future + self.noise * rand()
             if best_value is None or total > best_value:
                 best, best_value = a, total
         return best if best is not None else GreedyBot.choose(self, state, rng)

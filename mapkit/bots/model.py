@@ -61,35 +61,3 @@ class Compiled:
             else:
                 routes.append((Route(li, None, st, tuple(1 << s for s in st)),))
         self.routes = tuple(routes)
-
-
-def run(route: Route, marked: int, express: bool, value: int) -> list[int]:
-    """Stations (indices, in order) that a full use of the card marks along a route."""
-    bits, stops = route.bits, route.stops
-    n = len(bits)
-    i = 0
-    while i < n and marked & bits[i]:
-        i += 1
-    out: list[int] = []
-    while i < n and len(out) < value:
-        if marked & bits[i]:
-            if not express:
-                break
-        else:
-            out.append(stops[i])
-        i += 1
-    return out
-
-
-def first_empty(route: Route, marked: int) -> int | None:
-    for s, b in zip(route.stops, route.bits, strict=True):
-        if not marked & b:
-            return s
-    return None
-
-
-def mask_of(stations: list[int] | tuple[int, ...]) -> int:
-    m = 0
-    for s in stations:
-        m |= 1 << s
-    return m

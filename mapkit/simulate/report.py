@@ -82,11 +82,12 @@ def _num(x: float | None, fmt: str = ".2f") -> str:
     return "-" if x is None else format(x, fmt)
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+def _table(header: list[str], rows: list[list[str]], left: int = 1) -> list[str]:
+    """Aligned columns: the first ``left`` to the left, the figures to the right."""
     widths = [
         max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
     ]
-    fmt = [f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths)]
+    fmt = [f"{{:<{w}}}" if i < left else f"{{:>{w}}}" for i, w in enumerate(widths)]
     out = ["  ".join(f.format(h) for f, h in zip(fmt, header, strict=True)).rstrip()]
     out += ["  ".join(f.format(c) for f, c in zip(fmt, r, strict=True)).rstrip() for r in rows]
     return out
@@ -111,6 +112,7 @@ def to_text(report: Report, stations: int = 10) -> str:
             ]
             for i, s in enumerate(report.seats)
         ],
+        left=2,
     )  # fmt: skip
     bal = "- (solo)" if report.balance is None else f"{report.balance:.3f}"
     out += [
