@@ -1,11 +1,16 @@
 """Engine throughput: random solo and 4-player games/s, clone cost, legal_actions cost.
 
+Solo random playouts are also timed side by side with the plain dict-and-set random
+simulator of ``benchmarks/maxfit.py`` (interleaved, so both see the same machine load):
+the ratio engine/reference means something on a busy machine, the games/s alone do not.
+
 Run by hand: ``python benchmarks/bench_engine.py [MAP ...]`` (default: Metro City from
 ../shared and every maps/*.json). Prints figures; not a test.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
@@ -15,6 +20,9 @@ from mapkit.engine import Game
 from mapkit.mapfile import load_map
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import maxfit  # noqa: E402  (the reference simulator, beside this script)
 
 
 def rate(fn, n: int) -> float:
@@ -23,9 +31,41 @@ def rate(fn, n: int) -> float:
     return n / (time.perf_counter() - t0)
 
 
+def versus_reference(path: Path, game: Game, rounds: int = 6, seconds: float = 0.25) -> str:
+    """Solo random playouts: engine and reference games/s, timed in alternating bursts."""
+    try:
+        ref_city = maxfit.City(json.loads(path.read_text(encoding="utf-8")))
+    except SystemExit as exc:  # the reference plays open lines only
+        return f"reference: n/a ({exc})"
+    rng_e, rng_r = random.Random(2), random.Random(2)
+    _playouts(game, rng_e, 500)  # fill the memo tables
+    n_e = max(50, int(rate(lambda n: _playouts(game, rng_e, n), 100) * seconds))
+    n_r = max(50, int(rate(lambda n: _reference(ref_city, rng_r, n), 100) * seconds))
+    t_e = t_r = 0.0
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        _playouts(game, rng_e, n_e)
+        t1 = time.perf_counter()
+        _reference(ref_city, rng_r, n_r)
+        t_e, t_r = t_e + t1 - t0, t_r + time.perf_counter() - t1
+    eng, ref = n_e * rounds / t_e, n_r * rounds / t_r
+    return f"engine {eng:>8.0f} vs reference {ref:>8.0f} games/s: ratio {eng / ref:.2f}"
+
+
+def _playouts(game: Game, rng: random.Random, n: int) -> None:
+    for i in range(n):
+        game.new_initial_state(i).random_playout(rng)
+
+
+def _reference(city: maxfit.City, rng: random.Random, n: int) -> None:
+    for _ in range(n):
+        maxfit.play_random(city, rng)
+
+
 def bench_map(path: Path, seconds: float = 1.5) -> None:
     city = load_map(path)
     rng = random.Random(1)
+    print(f"{city.id:<12} 1p  random_playout {versus_reference(path, Game(city, players=1))}")
     for players in (1, 4):
         game = Game(city, players=players)
 

@@ -24,7 +24,20 @@ def check_output(out: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
             raise OutputError(f"refusing to overwrite the input file {inp}")
     if not out_path.parent.resolve().is_dir():
         raise OutputError(f"the folder {out_path.parent} does not exist")
+    if out_path.is_dir():
+        raise OutputError(f"{out} is a folder; name the output file")
     return out_path
+
+
+def check_writable(out: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
+    """``check_output``, and a trial file in the folder: for outputs written after a long run."""
+    target = check_output(out, inputs)
+    try:
+        with tempfile.TemporaryFile(prefix=f".{target.name}.", dir=target.parent):
+            pass
+    except OSError as exc:
+        raise OutputError(f"cannot write in the folder of {out}: {exc.strerror}") from None
+    return target
 
 
 @contextlib.contextmanager
@@ -33,7 +46,10 @@ def atomic_open(
 ) -> Iterator[IO]:
     """Open a temporary file beside ``path``; rename it into place only on success."""
     target = check_output(path, inputs)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(target)) from None
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)

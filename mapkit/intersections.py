@@ -60,7 +60,7 @@ def intersections(city: CityMap) -> IntersectionReport:
 
 
 def to_text(rep: IntersectionReport) -> str:
-    width = max((len(s.id) for s in rep.stations), default=7)
+    width = max([len("station")] + [len(s.id) for s in rep.stations])
     out = [f"{'station':<{width}}  count  lines"]
     for s in rep.stations:
         out.append(f"{s.id:<{width}}  {s.count:>5}  {' '.join(s.lines) or '-'}")

@@ -224,3 +224,60 @@ def test_three_networks_named_by_line() -> None:
     report = validate_source(json.dumps(doc), select=["TOP"])
     (d,) = report.diagnostics
     assert "3 separate networks (by line): {A,B,C}, {D} and {E}" in d.message
+
+
+def _pill_doc(z_y: float) -> dict:
+    """Lines A and B run side by side through p-q-r, so q prints as a pill; z sits above q."""
+    line = {"windows": 2, "points": {"first": 4, "others": 2}}
+    return {
+        "format": "mapkit-map/1", "id": "pills", "name": "Pills",
+        "stations": [
+            {"id": "p", "x": 0, "y": 0}, {"id": "q", "x": 10, "y": 0},
+            {"id": "r", "x": 20, "y": 0}, {"id": "s", "x": 30, "y": 0},
+            {"id": "u", "x": 0, "y": 10}, {"id": "v", "x": 20, "y": 10},
+            {"id": "w", "x": 10, "y": -8}, {"id": "z", "x": 10, "y": z_y},
+        ],
+        "lines": [
+            {"id": "A", "color": "#dd001f", **line, "depot": {"x": -8, "y": 0},
+             "stops": ["p", "q", "r", "s"]},
+            {"id": "B", "color": "#1344ad", **line, "depot": {"x": -8, "y": 10},
+             "stops": ["u", "p", "q", "r", "v"]},
+            {"id": "C", "color": "#f59200", **line, "depot": {"x": 10, "y": -14},
+             "stops": ["w", "z"]},
+        ],
+    }  # fmt: skip
+
+
+def test_geo002_measures_the_printed_pill_not_only_the_circle() -> None:
+    """QA: a station beside a pill was passed because only centre distances were tested."""
+    import math
+
+    from mapkit.sheet import layout
+
+    doc = _pill_doc(-1.2)
+    lay = layout(load_source(json.dumps(doc)).map)
+    a, b = lay.station_mark("q")
+    assert a != b  # q is drawn as a pill
+    centres = math.dist(lay.stations["q"], lay.stations["z"])
+    assert centres > lay.metrics.min_station_distance  # the circles alone would pass
+    (d,) = validate_source(json.dumps(doc), select=["GEO"]).diagnostics
+    assert (d.code, d.pointer) == ("GEO002", "/stations/7")
+    assert d.message.startswith(
+        "stations 'q' and 'z' nearly touch: their marks (a pill where parallel lines pass) "
+        "are 6.2 mm apart"
+    )
+    assert validate_source(json.dumps(_pill_doc(-1.3)), select=["GEO"]).diagnostics == []
+
+
+def test_geo002_many_crowded_stations_stay_one_diagnostic() -> None:
+    doc = _base_doc()
+    doc["stations"] += [{"id": f"x{i}", "x": i * 0.05, "y": 30} for i in range(300)]
+    doc["lines"].append(
+        {
+            "id": "D", "color": "#008c81", "windows": 1, "points": {"first": 2, "others": 1},
+            "depot": {"x": -8, "y": 30}, "stops": [f"x{i}" for i in range(300)],
+        }
+    )  # fmt: skip
+    diags = validate_source(json.dumps(doc), select=["GEO002"]).diagnostics
+    assert len(diags) == 1
+    assert diags[0].message.startswith("300 stations crowd together ('x0', 'x1',")

@@ -216,3 +216,137 @@ def test_legal_actions_unique_and_nonempty_on_metro():
             s.deal()
         else:
             s.apply_action(rng.choice(acts))
+
+
+# ------------------------------------------------ fast paths == the checked path
+
+
+def checked_random_game(game: Game, seed: int):
+    """The random bots' game through the checked API: deal, random_action, apply_action."""
+    rngs = [random.Random(seed * 7 + p) for p in range(game.num_players())]
+    s = game.new_initial_state(seed)
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.deal()
+            continue
+        a = s.random_action(rngs[s.current_player()].random)
+        assert a in s.legal_actions()
+        s.apply_action(a)
+    return s
+
+
+@settings(max_examples=150, deadline=None)
+@given(games)
+def test_seeded_playout_is_the_checked_game(g):
+    i, n, special, seed = g
+    game = game_for(i, n, special)
+    fast = game.new_initial_state(seed).seeded_playout(
+        [random.Random(seed * 7 + p) for p in range(n)]
+    )
+    slow = checked_random_game(game, seed)
+    assert fast.history() == slow.history()
+    assert fast.scores() == slow.scores()
+    for p in range(n):
+        assert fast.breakdown(p) == slow.breakdown(p)
+        assert fast.marked(p) == slow.marked(p) and fast.boxed(p) == slow.boxed(p)
+        assert [fast.completion_round(p, li) for li in range(game.tables.n_lines)] == [
+            slow.completion_round(p, li) for li in range(game.tables.n_lines)
+        ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(games)
+def test_apply_legal_equals_apply_action(g):
+    i, n, special, seed = g
+    game = game_for(i, n, special)
+    rng = random.Random(seed)
+    a, b = game.new_initial_state(seed), game.new_initial_state(seed)
+    while not a.is_terminal():
+        if a.is_chance_node():
+            a.deal()
+            b.deal()
+            continue
+        act = rng.choice(a.legal_actions())
+        a.apply_action(act)
+        b.apply_legal(act)
+        assert a.history() == b.history()
+        p = a.current_player()
+        if p >= 0:
+            assert b.windows_row(p) == [a.windows_left(p, li) for li in range(game.tables.n_lines)]
+    assert a.scores() == b.scores() and b.is_terminal()
+
+
+class Grid:
+    """A stand-in for ``rng.random``: scripted values, then a seeded generator; counts calls."""
+
+    def __init__(self, values: list[float]) -> None:
+        self.values = values
+        self.calls = 0
+        self.rest = random.Random(0).random
+
+    def __call__(self) -> float:
+        self.calls += 1
+        return self.values.pop(0) if self.values else self.rest()
+
+
+def decision_states(game: Game, seed: int, every: int = 3):
+    """Decision states of a random game (every ``every``-th decision)."""
+    rng = random.Random(seed)
+    s = game.new_initial_state(seed)
+    k = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.deal()
+            continue
+        if k % every == 0:
+            yield s.clone()
+        k += 1
+        s.apply_action(rng.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize("i", range(3))
+@pytest.mark.parametrize("n", [1, 2])
+def test_random_action_is_uniform_over_legal_actions(i, n):
+    """Each legal action is reached by exactly one first draw (free ride: one draw each),
+    and every other first draw is rejected and drawn again: a uniform choice."""
+    game = game_for(i, n, False)
+    t = game.tables
+    for seed in range(4):
+        for s in decision_states(game, seed):
+            legal = s.legal_actions()
+            if s.card() == FREE:
+                m = len(legal)
+                got = [s.random_action(Grid([(j + 0.5) / m])) for j in range(m)]
+                assert got == legal
+                continue
+            width = t.slots[s.card()]
+            open_lines = sum(1 for li in range(t.n_lines) if s.windows_left(s.current_player(), li))
+            span = open_lines * width
+            reached = []
+            for j in range(span):
+                draws = Grid([(j + 0.5) / span])
+                a = s.random_action(draws)
+                if draws.calls == 1:  # accepted at once; otherwise rejected and drawn again
+                    reached.append(a)
+            assert sorted(reached) == sorted(legal)
+
+
+def test_random_action_matches_rng_choice_frequencies():
+    """On small states, random_action and rng.choice(legal_actions()) agree in distribution."""
+    game = game_for(0, 1, False)
+    for seed in range(6):
+        for s in decision_states(game, seed, every=2):
+            legal = s.legal_actions()
+            draws = 300 * len(legal)
+            rng1, rng2 = random.Random(seed), random.Random(seed + 100)
+            a = [0] * len(legal)
+            b = [0] * len(legal)
+            pos = {x: j for j, x in enumerate(legal)}
+            for _ in range(draws):
+                a[pos[s.random_action(rng1.random)]] += 1
+                b[pos[rng2.choice(legal)]] += 1
+            # chi-square of the two samples against the uniform expectation
+            exp = draws / len(legal)
+            for counts in (a, b):
+                chi2 = sum((c - exp) ** 2 / exp for c in counts)
+                assert chi2 < 3 * len(legal) + 30

@@ -110,6 +110,20 @@ def _read_until(fd: int, needle: bytes, timeout: float = 20.0) -> bytes:
     return buf
 
 
+def _reap(pid: int, timeout: float = 10.0) -> int:
+    """The child's wait status; a child still waiting for input is killed, not waited for."""
+    import signal
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    return os.waitpid(pid, 0)[1]
+
+
 def test_play_in_a_real_pseudo_terminal():
     pid, fd = pty.fork()
     if pid == 0:  # the child: run the CLI on the pty
@@ -132,6 +146,6 @@ def test_play_in_a_real_pseudo_terminal():
                     break
         assert b"solo rating" in out
     finally:
-        _, status = os.waitpid(pid, 0)
+        status = _reap(pid)
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0

@@ -35,6 +35,9 @@ class Bot:
     """
 
     name = "bot"
+    legal_only = False
+    """True when ``choose`` only returns actions the engine has confirmed legal (from its
+    rule table or ``state.is_legal``): ``mapkit simulate`` then applies them unchecked."""
 
     def __init__(self, seed: int = 0, **options: Any) -> None:
         self.seed = seed

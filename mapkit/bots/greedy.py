@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.base import Bot, card_of, free_base, view_of
 from mapkit.bots.evaluate import DEFAULT, Evaluator, Routes, View, Weights, best_moves
-from mapkit.bots.model import EXPRESS, FREE, PLUS
+from mapkit.bots.model import FREE, PLUS
+from mapkit.engine.cards import CARD_EXPRESS, CARD_VALUE
+from mapkit.engine.cards import PLUS as _PLUS
 
 if TYPE_CHECKING:
     from mapkit.engine import State
@@ -21,8 +23,57 @@ _TOOLS: dict[tuple[int, Weights], tuple[Any, Evaluator, Routes]] = {}
 """Evaluators and route memos shared by every bot on the same map and weights (pure caches)."""
 
 
+class _Fast:
+    """Greedy's candidates on one map from the engine's rule tables, and line values by
+    the engine's line-local masks (the same values as ``Evaluator``'s memo)."""
+
+    def __init__(self, ev: Evaluator, tables: Any) -> None:
+        self.ev = ev
+        self.tables = tables
+        self.full = tables.full
+        self.dirs = tuple((0, 1) if loop else (0,) for loop in tables.loop)
+        self.lmemo: list[dict[int, float]] = [{} for _ in tables.line_ids]
+        self.plans: list[dict[int, tuple]] = [{} for _ in tables.line_ids]
+        merged: list[tuple[tuple[int, int], ...]] = []
+        for upd in tables.station_upd:
+            bits: dict[int, int] = {}
+            for li, b in upd:
+                bits[li] = bits.get(li, 0) | b
+            merged.append(tuple(sorted(bits.items())))
+        self.station_lines = tuple(merged)
+        """Per station: ``((line, local bits), ...)`` in line order (a free ride's marks)."""
+
+    def plan(self, line: int, d: int, lm: int, card: int) -> tuple:
+        """Greedy's move with ``card`` on ``line`` in direction ``d``: the full run of a
+        number or express card, the interchange on the first empty stop.
+
+        ``(marks placed, marks, ((line, local bits), ...) in line order, interchange worth,
+        direction << 3 | crosses)``, memoised in ``plans[line][lm << 4 | d << 3 | card]``.
+        """
+        t = self.tables
+        e = t.entry(line, d, lm)
+        bonus = 0.0
+        if card == _PLUS:
+            k = 1 if e[2] >= 0 else 0
+            if k:
+                bonus = 2.0 * t.intersections[e[2]]
+        else:
+            k = min(CARD_VALUE[card], len(e[1]) - 1 if CARD_EXPRESS[card] else e[0])
+        g, upd, _ = e[1][k]
+        touched = dict(upd)
+        touched.setdefault(line, 0)
+        low = d << 3 | (0 if card == _PLUS else k)
+        out = (k, g, tuple(sorted(touched.items())), bonus, low)
+        self.plans[line][lm << 4 | d << 3 | card] = out
+        return out
+
+
+_FAST: dict[tuple[int, int], _Fast] = {}
+
+
 class GreedyBot(Bot):
     name = "greedy"
+    legal_only = True
 
     def __init__(
         self, seed: int = 0, weights: Weights = DEFAULT, noise: float = 0.25, **options: Any
@@ -32,6 +83,7 @@ class GreedyBot(Bot):
         self.noise = noise
         self._ev: Evaluator | None = None
         self._rt: Routes | None = None
+        self._fast: _Fast | None = None
 
     def tools(self, state: State) -> tuple[Evaluator, Routes]:
         """The evaluator and route memo of the state's map (memos persist across games)."""
@@ -60,83 +112,155 @@ class GreedyBot(Bot):
             ]
         return moves
 
-    def _fast_run(self, state: State, rng: random.Random) -> int:
-        """``choose`` for number and express cards, fused for speed (same result as scored()).
+    def fast(self, state: State) -> _Fast:
+        """The per-map plans and local-mask memo of the fused path (shared like ``tools``)."""
+        ev, _ = self.tools(state)
+        f = self._fast
+        if f is None or f.ev is not ev:
+            key = (id(ev), 0)
+            f = _FAST.get(key)
+            if f is None or f.ev is not ev:
+                f = _FAST[key] = _Fast(ev, state.game.tables)
+            self._fast = f
+        return f
 
-        The same candidates and the same delta as :func:`best_moves` and
-        :meth:`Evaluator.delta_raw`, inlined: no view, list or tuple per move.
+    def _fast_run(self, state: State, rng: random.Random) -> int:
+        """``choose`` for number, express and interchange cards, fused for speed.
+
+        The same candidates, values and tie-breaks as :meth:`scored` + :meth:`pick` (a
+        property test checks it), but each candidate's marks come from the engine's own
+        rule tables (``Tables.entry``) and line values are memoised by the engine's
+        line-local masks: small int keys, no view, list or tuple per move.
         """
-        ev, rt = self.tools(state)
-        cc = ev.cc
+        f = self.fast(state)
+        ev = f.ev
         p = state.current_player()
         marked = state.marked(p)
-        nl = len(cc.line_ids)
-        wl_of = state.windows_left
-        windows = [wl_of(p, li) for li in range(nl)]
+        windows = state.windows_row(p)
+        loc = state.line_masks_row(p)
         n = state.num_players()
         lost_bits = 0 if n == 1 else state.taken() & ~state.completed(p)
         pw = 1.0 if n == 1 else 0.5
-        kind, value = card_of(state.card())
-        express = kind == EXPRESS
-        line_mask, first, others = ev._lm, ev._first, ev._others
-        lmemo, line_value = ev._memo, ev._line_value
+        card = state.card()
+        full, first, others, dirs = f.full, ev._first, ev._others, f.dirs
+        lmemo, line_value, plans, plan_of = f.lmemo, ev._line_value, f.plans, f.plan
         base: list[float | None] = []
-        for li in range(nl):
-            lm = line_mask[li]
-            m = marked & lm
-            if m == lm:
+        for li, lm in enumerate(loc):
+            if lm == full[li]:
                 base.append(None)
                 continue
             lost = lost_bits >> li & 1
-            key = m << 8 | windows[li] << 1 | lost
+            key = lm << 8 | windows[li] << 1 | lost
             x = lmemo[li].get(key)
             if x is None:
                 x = lmemo[li][key] = line_value(li, marked, windows[li], bool(lost))
             base.append(x)
-        rmemo, masks, by_line, routes = rt.memo, rt.masks, rt.by_line, rt.routes
         noise, rand = self.noise, rng.random
-        best, best_ri, best_k = None, -1, 0
-        for line in range(nl):
-            if not windows[line]:
+        first_max = noise and card == _PLUS
+        best, best_a = None, -1
+        for line, wline in enumerate(windows):
+            if not wline:
                 continue
-            for ri in by_line[line]:
-                e = rmemo[ri].get(marked & masks[ri])
-                empties, run, pm, pl, _ = e if e is not None else rt.info(ri, marked)
-                k = len(empties) if express else run
-                if k > value:
-                    k = value
-                marks = pm[k]
-                d = pw * k
-                affected = pl[k] | 1 << line
-                after = marked | marks
-                while affected:
-                    low = affected & -affected
-                    li = low.bit_length() - 1
-                    affected ^= low
+            lm0 = loc[line]
+            for d in dirs[line]:
+                plan = plans[line].get(lm0 << 4 | d << 3 | card) or plan_of(line, d, lm0, card)
+                k, g, aff, bonus, low = plan
+                dv = pw * k + bonus if bonus else pw * k
+                for li, b in aff:
                     before = base[li]
                     if before is None:
                         continue
-                    lm = line_mask[li]
-                    a = after & lm
-                    lost = 1 if lost_bits & low else 0
-                    if a == lm:
-                        d += (others[li] if lost else first[li]) - before
+                    a = loc[li] | b
+                    lost = lost_bits >> li & 1
+                    if a == full[li]:
+                        dv += (others[li] if lost else first[li]) - before
                         continue
                     wl = windows[li] - (li == line)
-                    key = a << 8 | wl << 1 | lost
-                    x = lmemo[li].get(key)
+                    x = lmemo[li].get(a << 8 | wl << 1 | lost)
                     if x is None:
-                        x = lmemo[li][key] = line_value(li, after, wl, bool(lost))
-                    d += x - before
+                        x = lmemo[li][a << 8 | wl << 1 | lost] = line_value(
+                            li, marked | g, wl, bool(lost)
+                        )
+                    dv += x - before
                 if noise:
-                    d += noise * rand()
-                if best is None or d >= best:
-                    best, best_ri, best_k = d, ri, k
-        route = routes[best_ri]
-        a = route.line << 4 | best_k
-        if route.direction == "backward":
-            a = state.canonical(a | 8)
-        return a
+                    dv += noise * rand()
+                if best is None or dv > best or (dv == best and not first_max):
+                    best, best_a = dv, line << 4 | low
+        if best_a & 8:
+            best_a = state.canonical(best_a)
+        return best_a
+
+    def _fast_free(self, state: State, rng: random.Random) -> int:
+        """``choose`` for a free ride, fused like :meth:`_fast_run` (same result as scored()).
+
+        Candidates as :func:`best_moves`: the first empty stop of every open route and every
+        isolated empty stop, each station once, then "none".
+        """
+        f = self.fast(state)
+        ev, rt = f.ev, self._rt
+        assert rt is not None
+        p = state.current_player()
+        marked = state.marked(p)
+        windows = state.windows_row(p)
+        loc = state.line_masks_row(p)
+        n = state.num_players()
+        lost_bits = 0 if n == 1 else state.taken() & ~state.completed(p)
+        pw = 1.0 if n == 1 else 0.5
+        full, first, others, at = f.full, ev._first, ev._others, f.station_lines
+        lmemo, line_value = f.lmemo, ev._line_value
+        rmemo, masks, by_line, info = rt.memo, rt.masks, rt.by_line, rt.info
+        base: list[float | None] = []
+        for li, lm in enumerate(loc):
+            if lm == full[li]:
+                base.append(None)
+                continue
+            lost = lost_bits >> li & 1
+            key = lm << 8 | windows[li] << 1 | lost
+            x = lmemo[li].get(key)
+            if x is None:
+                x = lmemo[li][key] = line_value(li, marked, windows[li], bool(lost))
+            base.append(x)
+        noise, rand = self.noise, rng.random
+        seen: set[int] = set()
+        best, best_s = None, -1
+        for li in range(len(loc)):
+            if base[li] is None:
+                continue
+            for ri in by_line[li]:
+                e = rmemo[ri].get(marked & masks[ri])
+                for s in (e if e is not None else info(ri, marked))[4]:
+                    if s in seen:
+                        continue
+                    seen.add(s)
+                    dv = pw * 1 + 0.0
+                    g = 1 << s
+                    for lj, b in at[s]:
+                        before = base[lj]
+                        if before is None:
+                            continue
+                        a = loc[lj] | b
+                        lost = lost_bits >> lj & 1
+                        if a == full[lj]:
+                            dv += (others[lj] if lost else first[lj]) - before
+                            continue
+                        wl = windows[lj]
+                        x = lmemo[lj].get(a << 8 | wl << 1 | lost)
+                        if x is None:
+                            x = lmemo[lj][a << 8 | wl << 1 | lost] = line_value(
+                                lj, marked | g, wl, bool(lost)
+                            )
+                        dv += x - before
+                    if noise:
+                        dv += noise * rand()
+                        if best is None or dv > best:
+                            best, best_s = dv, s
+                    elif best is None or dv > best or (dv == best and s > best_s):
+                        best, best_s = dv, s
+        none = noise * rand() if noise else 0.0
+        if best is None or none > best or (not noise and none == best and best_s < -1):
+            best_s = -1
+        t = state.game.tables
+        return t.free_base + (t.n_stations if best_s < 0 else best_s)
 
     def pick(self, moves: list[Scored], rng: random.Random) -> Scored:
         """The best move after adding uniform noise in ``[0, noise)`` to every gain.
@@ -160,9 +284,12 @@ class GreedyBot(Bot):
         return a
 
     def choose(self, state: State, rng: random.Random | None = None) -> int:
-        if state.card() < 6 and not state.game.special_stations:
-            a = self._fast_run(state, rng or self.rng)
-            if state.is_legal(a):
+        if not state.game.special_stations:
+            if state.card() < 7:
+                a = self._fast_run(state, rng or self.rng)
+            else:
+                a = self._fast_free(state, rng or self.rng)
+            if state.is_listed(a):
                 return a
         moves = self.scored(state)
         best = max(moves) if not self.noise else self.pick(moves, rng or self.rng)

@@ -12,8 +12,14 @@ if TYPE_CHECKING:
 
 
 class RandomBot(Bot):
+    """A uniformly random legal action (``State.random_action``: no list is built).
+
+    It reads the same rule table as ``legal_actions``; a game of random seats only is
+    ``State.seeded_playout`` (the same game, fused), which ``mapkit simulate`` runs.
+    """
+
     name = "random"
+    legal_only = True
 
     def choose(self, state: State, rng: random.Random | None = None) -> int:
-        acts = state.legal_actions()
-        return acts[int((rng or self.rng).random() * len(acts))]
+        return state.random_action((rng or self.rng).random)

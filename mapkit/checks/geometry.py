@@ -59,6 +59,18 @@ class _Geo:
         self.m = self.sheet.metrics
         self.ids = [s.id for s in self.city.stations]
         self.xy = [self.sheet.stations[i] for i in self.ids]
+        self.marks = [self.sheet.station_mark(i) for i in self.ids]
+        self.pill_reach = max((math.dist(a, b) / 2 for a, b in self.marks), default=0.0)
+
+    def nearest_segment(self, k: int, pts: Sequence[Point]) -> tuple[int, float]:
+        """Like ``_nearest_segment`` for station k, measured to its pill when it has one."""
+        a, b = self.marks[k]
+        if a == b or len(pts) < 2:
+            return _nearest_segment(self.xy[k], pts)
+        return min(
+            ((j, _seg_seg_dist(a, b, pts[j], pts[j + 1])) for j in range(len(pts) - 1)),
+            key=lambda t: t[1],
+        )
 
     def segment_where(self, ln: Line, j: int) -> tuple[str, str]:
         """(pointer, words) for segment j of a line's route."""
@@ -104,11 +116,14 @@ class _Geo:
                     self.ctx.line_ptr(ln.id, "depot"),
                 )
 
-    def crowding(self, tree) -> None:
-        from shapely import points
+    def crowding(self) -> None:
+        """GEO002 on the printed marks: circles, and pills where parallel lines pass."""
+        from shapely import LineString, Point, STRtree
 
         need = self.m.min_station_distance
-        idx_a, idx_b = tree.query(points(self.xy), predicate="dwithin", distance=need)
+        marks = self.marks
+        shapes = [Point(a) if a == b else LineString([a, b]) for a, b in marks]
+        idx_a, idx_b = STRtree(shapes).query(shapes, predicate="dwithin", distance=need)
         parent = list(range(len(self.ids)))
 
         def find(i: int) -> int:
@@ -122,7 +137,7 @@ class _Geo:
         for a, b in zip(idx_a.tolist(), idx_b.tolist(), strict=True):
             if a >= b:
                 continue
-            d = math.dist(self.xy[a], self.xy[b])
+            d = _seg_seg_dist(*marks[a], *marks[b])
             if d < need - 1e-9:
                 pairs.append((d, a, b))
                 parent[find(a)] = find(b)
@@ -130,25 +145,30 @@ class _Geo:
             root = find(a)
             if root not in closest or (d, a, b) < closest[root]:
                 closest[root] = (d, a, b)
-        members: dict[int, list[int]] = {}
+        members: dict[int, set[int]] = {}
         for _d, a, b in pairs:
-            for k in (a, b):
-                lst = members.setdefault(find(k), [])
-                if k not in lst:
-                    lst.append(k)
+            members.setdefault(find(a), set()).update((a, b))
         for root, (d, a, b) in sorted(closest.items(), key=lambda kv: kv[1][2]):
             group = sorted(members[root])
             how = "overlap" if d < 2 * self.m.station_r else "nearly touch"
+            pill = any(marks[k][0] != marks[k][1] for k in (a, b))
+            apart = (
+                f"their marks (a pill where parallel lines pass) are {d:.1f} mm apart, "
+                "centre line to centre line,"
+                if pill
+                else f"their centres are {d:.1f} mm apart"
+            )
             if len(group) == 2:
                 msg = (
-                    f"stations '{self.ids[a]}' and '{self.ids[b]}' {how}: their centres are "
-                    f"{d:.1f} mm apart at print scale, at least {need:.1f} mm needed"
+                    f"stations '{self.ids[a]}' and '{self.ids[b]}' {how}: {apart} at print "
+                    f"scale, at least {need:.1f} mm needed"
                 )
             else:
                 msg = (
                     f"{len(group)} stations crowd together ({_names([self.ids[k] for k in group])})"
                     f": the closest, '{self.ids[a]}' and '{self.ids[b]}', are {d:.1f} mm apart "
-                    f"at print scale, at least {need:.1f} mm needed"
+                    f"{'(pill to pill) ' if pill else ''}at print scale, at least {need:.1f} mm "
+                    "needed"
                 )
             self.ctx.emit("GEO002", msg, self.ctx.station_ptr(self.ids[b]))
 
@@ -162,21 +182,23 @@ class _Geo:
             if len(pts) < 2 or not all(_finite(*p) for p in pts):
                 continue
             stops = set(ln.stops)
-            hits = tree.query(LineString(pts), predicate="dwithin", distance=r + half + near)
+            reach = r + half + near + self.pill_reach
+            hits = tree.query(LineString(pts), predicate="dwithin", distance=reach)
             for k in sorted(hits.tolist()):
                 sid = self.ids[k]
                 if sid in stops:
                     continue
-                j, d = _nearest_segment(self.xy[k], pts)
+                j, d = self.nearest_segment(k, pts)
                 gap = d - r - half
                 if gap >= near:
                     continue
                 pointer, where = self.segment_where(ln, j)
                 if gap < 0:
                     verb = "runs through" if d < r else "touches the circle of"
+                    centre = "centre" if self.marks[k][0] == self.marks[k][1] else "centre line"
                     self.ctx.emit(
                         "GEO001",
-                        f"line '{ln.id}' {verb} station '{sid}' ({d:.1f} mm from its centre; "
+                        f"line '{ln.id}' {verb} station '{sid}' ({d:.1f} mm from its {centre}; "
                         f"circle radius {r:.1f} mm, line {2 * half:.1f} mm wide) {where}, "
                         "which is not one of its stops",
                         pointer,
@@ -202,8 +224,10 @@ class _Geo:
         for ln, w, poly in zip(lines, rects, polys, strict=True):
             covered = []
             nearest = r
-            for k in sorted(tree.query(poly, predicate="dwithin", distance=r).tolist()):
-                d = _rect_dist(self.xy[k], w)
+            hits = tree.query(poly, predicate="dwithin", distance=r + self.pill_reach)
+            for k in sorted(hits.tolist()):
+                a, b = self.marks[k]
+                d = _rect_dist(self.xy[k], w) if a == b else _seg_rect_dist(a, b, w)
                 if d < r - 1e-9:
                     covered.append(self.ids[k])
                     nearest = min(nearest, d)
@@ -313,6 +337,15 @@ def _seg_rect_dist(a: Point, b: Point, r: Rect) -> float:
     )
 
 
+def _seg_seg_dist(a: Point, b: Point, c: Point, d: Point) -> float:
+    """Distance between segments ab and cd (points when the ends coincide)."""
+    if a == b and c == d:
+        return math.dist(a, c)
+    if _segments_cross(a, b, c, d):
+        return 0.0
+    return min(_seg_dist(a, c, d), _seg_dist(b, c, d), _seg_dist(c, a, b), _seg_dist(d, a, b))
+
+
 def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
     def orient(p: Point, q: Point, s: Point) -> float:
         return (q[0] - p[0]) * (s[1] - p[1]) - (q[1] - p[1]) * (s[0] - p[0])
@@ -332,6 +365,6 @@ def check(ctx: CheckContext) -> None:
     if not all(_finite(*p) for p in geo.xy):
         return
     tree = STRtree(points(geo.xy))
-    geo.crowding(tree)
+    geo.crowding()
     geo.lines_vs_stations(tree)
     geo.wagons(tree)

@@ -66,7 +66,7 @@ def to_sarif(reports: Sequence[FileReport]) -> str:
     rules = [
         {
             "id": n.code,
-            "name": n.title.replace(" ", ""),
+            "name": "".join(w[:1].upper() + w[1:] for w in n.title.replace("-", " ").split()),
             "shortDescription": {"text": n.title},
             "help": {"text": n.hint},
             "helpUri": f"docs/rules.md#{n.code.lower()}",

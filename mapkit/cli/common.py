@@ -20,7 +20,7 @@ def map_paths(args: list[str] | None) -> list[Path]:
     from mapkit.resources import resolve_map, shipped_maps
 
     if not args:
-        return shipped_maps()
+        return [_relative(p) for p in shipped_maps()]
     paths = []
     for a in args:
         p = resolve_map(a)
@@ -30,6 +30,14 @@ def map_paths(args: list[str] | None) -> list[Path]:
             fail(f"{a} is a folder; name the map files (e.g. {a}/*.json)", 2)
         paths.append(p)
     return paths
+
+
+def _relative(path: Path) -> Path:
+    """A shorter path for messages when the file is below the current folder."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
 
 
 def load_or_fail(path: Path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,12 +30,16 @@ def read_record(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         fail(f"no such record file: {path}", 2)
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", 2)
+    except UnicodeDecodeError as exc:
+        fail(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or exc}", 2)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         fail(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", 1)
+    except RecursionError:
+        fail(f"{path}: not a game record: JSON nested too deep", 1)
 
 
 def replay(
@@ -61,6 +66,10 @@ def replay(
         if not isinstance(doc, dict) or not isinstance(doc.get("map"), str):
             fail(f"{record}: no map id in the record; give --map MAP", 2)
         map = doc["map"]
+        from mapkit.resources import resolve_map
+
+        if not resolve_map(map).exists():
+            fail(f"{record}: the record's map {map!r} is not a shipped city; give --map MAP", 2)
     (path,) = map_paths([map])
     city = load_or_fail(path)
     try:
@@ -115,10 +124,12 @@ def parse_choice(text: str, state: Any) -> dict[str, Any]:
         matches = [st.id for st in state.game.city.stations if st.name and low in st.name.lower()]
         if len(matches) == 1 and low:
             return {"station": matches[0]}
+        if not low:
+            raise ValueError("type a station id or name, or none")
         raise ValueError(f"no station {raw!r}: type a station id or name, or none")
     tokens = raw.replace(",", " ").split()
     if not tokens:
-        raise ValueError("type a line letter (? for help)")
+        raise ValueError("type a line letter")
     if tokens[0].startswith("+") and len(tokens[0]) > 1:
         tokens = ["+", tokens[0][1:], *tokens[1:]]
     tokens = [tok for tok in tokens if tok != "+"]
@@ -146,7 +157,7 @@ def parse_choice(text: str, state: Any) -> dict[str, Any]:
         elif tok.lower() in _DIRECTIONS:
             move["direction"] = _DIRECTIONS[tok.lower()]
         else:
-            raise ValueError(f"cannot read {tok!r} (? for help)")
+            raise ValueError(f"cannot read {tok!r}")
     return move
 
 
@@ -195,8 +206,8 @@ def make_players(spec: str, count_seed: int) -> list[tuple[str, Any]]:
         try:
             out.append((name, make_bot(name, seed=seed)))
         except (KeyError, ValueError) as exc:
-            msg = exc.args[0] if exc.args else name
-            fail(f"unknown bot {name!r}: {msg}", 2)
+            msg = str(exc.args[0]) if exc.args else ""
+            fail(msg if msg.startswith("unknown bot") else f"unknown bot {name!r}: {msg}", 2)
     return out
 
 
@@ -219,12 +230,14 @@ def play(
     from mapkit.engine import Game
     from mapkit.engine.record import Replayed, record_from_history, result_text, to_json
 
+    if not name.strip():
+        fail("--name must not be empty", 2)
     (path,) = map_paths([map])
     if record is not None:
-        from mapkit.atomic import OutputError, check_output
+        from mapkit.atomic import OutputError, check_writable
 
         try:
-            check_output(record, [path])
+            check_writable(record, [path])
         except OutputError as exc:
             fail(str(exc), 2)
     city = load_or_fail(path)
@@ -246,33 +259,39 @@ def play(
     echo = typer.echo
     echo(f"{city.name}: {', '.join(names)} (seed {seed}). Type ? for help.")
     try:
-        _loop(state, seats, names, windows, human)
+        free_rides = _loop(state, seats, names, windows)
     except Quit:
         echo(f"Game abandoned in round {state.round() + 1}; no record written.")
         raise typer.Exit(0) from None
     except KeyboardInterrupt:
         echo("\nInterrupted; no record written.")
         raise typer.Exit(130) from None
-    rep = Replayed(game, state, names, state.round(), windows)
+    rep = Replayed(game, state, names, state.round(), windows, free_rides=free_rides)
     echo("")
     echo(result_text(rep).replace("; record OK", ""), nl=False)
     if record is not None:
         from mapkit.atomic import write_text
 
         doc = record_from_history(game, state.history(), names, seed)
-        write_text(record, to_json(doc), inputs=[path])
+        try:
+            write_text(record, to_json(doc), inputs=[path])
+        except OSError as exc:
+            fail(f"cannot write the record {record}: {exc.strerror}", 1)
         echo(f"record written to {record}")
 
 
-def _loop(state: Any, seats: list[Any], names: list[str], windows: list[dict], human: bool) -> None:
+def _loop(state: Any, seats: list[Any], names: list[str], windows: list[dict]) -> int:
+    """Play to the end, logging every move (the human's too); returns the free-ride rounds."""
     from mapkit.engine.cards import CARD_NAMES, FREE, window_text
     from mapkit.engine.text import line_text
 
     echo = typer.echo
     t = state.game.tables
+    free_rides = 0
     while not state.is_terminal():
         if state.is_chance_node():
             kind = state.deal()
+            free_rides += kind == FREE
             echo(f"\n=== Round {state.round() + 1}: card {CARD_NAMES[kind]} ===")
             continue
         p = state.current_player()
@@ -290,8 +309,8 @@ def _loop(state: Any, seats: list[Any], names: list[str], windows: list[dict], h
         state.apply_action(action)
         if card != FREE:
             windows[p][move["line"]].append(window_text(card))
-        if seats[p] is not None or not human:
-            echo(f"{names[p]}: {state.game.move_to_string(move)}{extra}")
+        echo(f"{names[p]}: {state.game.move_to_string(move)}{extra}")
+    return free_rides
 
 
 def _ask(state: Any) -> int:
@@ -301,7 +320,10 @@ def _ask(state: Any) -> int:
         try:
             text = input("your choice> ")
         except EOFError:
+            typer.echo("")
             raise Quit from None
+        if not sys.stdin.isatty():
+            typer.echo(text)  # a piped answer, shown as if typed: the log reads like a session
         low = text.strip().lower()
         if low in ("?", "h", "help"):
             typer.echo(HELP, nl=False)

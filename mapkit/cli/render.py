@@ -30,6 +30,8 @@ def _read_record(path: Path) -> dict:
         fail(f"cannot read {path}: {exc.strerror}", 2)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         fail(f"{path} is not a JSON game record: {exc}", 1)
+    except RecursionError:
+        fail(f"{path} is not a game record: JSON nested too deep", 1)
     if not isinstance(doc, dict):
         fail(f"{path} is not a game record (expected a JSON object)", 1)
     return doc
@@ -153,6 +155,15 @@ def render(
         else:
             target = output
         targets.append((target, idx))
+    seen: set[Path] = set()
+    for target, _idx in targets:
+        if target.resolve() in seen:
+            fail(
+                f"two maps would both be written to {target}: render them one at a time,"
+                " or use --pdf for one multi-page PDF",
+                2,
+            )
+        seen.add(target.resolve())
 
     from mapkit.render.export import ExportError, svg_to_png, svgs_to_pdf
 

@@ -14,10 +14,16 @@ def sheet_after(
 ) -> PaperSheet:
     """The sheet of ``player`` (name or seat) after ``round`` (default: the end of the record).
 
-    The record is verified as far as it is read: RecordError for an illegal one.
+    The record is verified as far as it is read: RecordError for an illegal one,
+    ValueError for a round past its end (a sheet the game never showed).
     Scoring boxes are filled only when the game is over.
     """
     rep = replay(city, record, upto=round if round is not None else None)
+    if round is not None and round > rep.rounds:
+        raise ValueError(
+            f"round {round} is past the end of the record: it has {rep.rounds} rounds"
+            f" (ask for 0 to {rep.rounds}, or for no round: the end)"
+        )
     if isinstance(player, int) and not isinstance(player, bool):
         if not 0 <= player < len(rep.players):
             raise ValueError(f"no seat {player}; the players are {', '.join(rep.players)}")

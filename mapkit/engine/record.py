@@ -108,6 +108,9 @@ def replay(city: CityMap, doc: Any, upto: int | None = None) -> Replayed:
         if not isinstance(rnd, dict) or set(rnd) - {"card", "moves"}:
             raise RecordError('a round is an object {"card": ..., "moves": [...]}', r)
         name = rnd.get("card")
+        if not isinstance(name, str):
+            cards = ", ".join(f'"{c}"' for c in CARD_NAMES)
+            raise RecordError(f"a card is a string, one of {cards}; not {_json(name)}", r)
         if name not in CARD_BY_NAME:
             raise RecordError(f"unknown card {name!r} (the deck has {', '.join(CARD_NAMES)})", r)
         kind = CARD_BY_NAME[name]
@@ -128,6 +131,8 @@ def replay(city: CityMap, doc: Any, upto: int | None = None) -> Replayed:
             if state.taken() >> li & 1:
                 out.taken_round.setdefault(t.line_ids[li], r)
     if upto is None and not state.is_terminal():
+        if not rounds:
+            raise RecordError("the record has no rounds: the game is not over")
         left = ", ".join(
             f"{names[p]} has {state.windows_left(p)}"
             for p in range(len(names))
@@ -138,6 +143,16 @@ def replay(city: CityMap, doc: Any, upto: int | None = None) -> Replayed:
             len(rounds),
         )
     return out
+
+
+def _json(value: Any) -> str:
+    """A record value as it is written in the file (``3``, ``"x4"``, ``[3]``)."""
+    import json
+
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def _replay_player(

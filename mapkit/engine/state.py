@@ -17,6 +17,7 @@ Chance actions are card kinds 0..7 (``cards.CARD_NAMES``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mapkit.engine.cards import (
@@ -24,6 +25,7 @@ from mapkit.engine.cards import (
     CARD_NAMES,
     CARD_VALUE,
     CHANCE,
+    DECK,
     DECK_COUNTS,
     FREE,
     PLUS,
@@ -70,10 +72,12 @@ class State:
         "_pending",
         "_round",
         "_seed",
+        "_smix",
         "_t",
         "_taken",
         "_total",
         "_unfinished",
+        "_when",
         "_win",
         "_wleft",
     )
@@ -85,6 +89,7 @@ class State:
         self._t = t
         self._n = n
         self._seed = seed
+        self._smix = _mix(seed & _M64)
         self._counts = list(DECK_COUNTS)
         self._total = 14
         self._cur = CHANCE
@@ -101,6 +106,7 @@ class State:
         self._firsts = [0] * n
         self._lpts = [0] * n
         self._newly = [0] * n
+        self._when = [0] * (n * t.n_lines)
         self._taken = 0
         self._pending = 0
         self._is_extra = False
@@ -115,6 +121,7 @@ class State:
         s._t = self._t
         s._n = self._n
         s._seed = self._seed
+        s._smix = self._smix
         s._counts = self._counts[:]
         s._total = self._total
         s._cur = self._cur
@@ -131,6 +138,7 @@ class State:
         s._firsts = self._firsts[:]
         s._lpts = self._lpts[:]
         s._newly = self._newly[:]
+        s._when = self._when[:]
         s._taken = self._taken
         s._pending = self._pending
         s._is_extra = self._is_extra
@@ -211,6 +219,20 @@ class State:
             return self._wleft[player]
         return self._win[player * self._t.n_lines + line]
 
+    def windows_row(self, player: int) -> list[int]:
+        """Windows left on every line of a player, in line order, in one call (a new list)."""
+        L = self._t.n_lines
+        return self._win[player * L : player * L + L]
+
+    def line_masks_row(self, player: int) -> list[int]:
+        """``line_mask(player, li)`` of every line, in line order, in one call (a new list)."""
+        L = self._t.n_lines
+        return self._local[player * L : player * L + L]
+
+    def completion_round(self, player: int, line: int) -> int:
+        """The round (1-based) whose resolution completed ``line`` for the player, or 0."""
+        return self._when[player * self._t.n_lines + line]
+
     def boxed(self, player: int) -> int:
         """Stations carrying an interchange number, as a bitmask."""
         return self._boxed[player]
@@ -282,37 +304,18 @@ class State:
         win = self._win
         local = self._local
         loop = t.loop
-        memo = t.memo
-        if c == PLUS:
-            for li in range(L):
-                if win[base + li]:
-                    acts.append(li << 4)
-                    if loop[li]:
-                        lm = local[base + li]
-                        st = t.entry(li, 0, lm)[2]
-                        sb = t.entry(li, 1, lm)[2]
-                        if sb >= 0 and sb != st:
-                            acts.append(li << 4 | 8)
-            return acts
-        v = CARD_VALUE[c]
-        ex = CARD_EXPRESS[c]
+        cmemo = t.choice_memo
+        choices = t.choices
         for li in range(L):
             if not win[base + li]:
                 continue
             lm = local[base + li]
-            e = memo[2 * li].get(lm) or t.entry(li, 0, lm)
-            m = len(e[1]) - 1 if ex else e[0]
-            if m > v:
-                m = v
+            x = cmemo[li].get(lm << 3 | c) or choices(li, lm, c)
             a0 = li << 4
-            acts.extend(range(a0, a0 + m + 1))
             if loop[li]:
-                b = t.entry(li, 1, lm)
-                mb = min(v, len(b[1]) - 1 if ex else b[0])
-                outs = e[1]
-                for k in range(1, mb + 1):
-                    if k > m or b[1][k][0] != outs[k][0]:
-                        acts.append(a0 | 8 | k)
+                acts.extend([a0 | y for y in x])
+            else:
+                acts.extend(range(a0, a0 + len(x)))
         return acts
 
     def is_legal(self, action: int) -> bool:
@@ -321,6 +324,28 @@ class State:
         except IllegalMove:
             return False
         return True
+
+    def is_listed(self, action: int) -> bool:
+        """``action in legal_actions()``, read from the rule table without building the list.
+
+        Listed actions are legal; a backward loop move equal to a forward one is legal
+        but listed as the forward move (``canonical``), so this is stricter than ``is_legal``.
+        """
+        cur = self._cur
+        if cur < 0:
+            return action in self.legal_actions()
+        t = self._t
+        c = self._card
+        if c == FREE:
+            s = action - t.free_base
+            if s == t.n_stations:
+                return True
+            return 0 <= s < t.n_stations and not self._marked[cur] >> s & 1
+        if not 0 <= action < t.free_base:
+            return False
+        li = action >> 4
+        i = cur * t.n_lines + li
+        return bool(self._win[i]) and (action & 15) in t.choices(li, self._local[i], c)
 
     def _check(self, a: int) -> None:
         """Raise IllegalMove naming the rule when ``a`` is not legal here."""
@@ -403,6 +428,59 @@ class State:
         else:
             self._do(self.canonical(action))
 
+    def apply_legal(self, action: int) -> None:
+        """``apply_action`` without the check, for an action known to be legal here.
+
+        For actions listed by ``legal_actions()``, returned by ``random_action`` or
+        confirmed by ``is_legal`` (the bots' loop in ``mapkit simulate``). Anything else
+        goes through ``apply_action``: an illegal action here corrupts the state.
+        """
+        if self._cur == CHANCE:
+            self._counts[action] -= 1
+            self._total -= 1
+            self._reveal(action)
+        else:
+            self._do(self.canonical(action) if action & 8 else action)
+
+    def random_action(self, rand: Callable[[], float]) -> int:
+        """A uniformly random legal action, drawing uniform floats in [0, 1) from ``rand``.
+
+        The random bot's choice: the same distribution as ``rng.choice(legal_actions())``,
+        without building the list. A line card draws (open line, slot) pairs uniformly
+        and accepts slot ``j`` when the line's rule table (``Tables.choices``, what
+        ``legal_actions`` lists) has a ``j``-th move: each legal action is exactly one
+        accepted pair. A free ride picks among the empty stations and "none" at once.
+        """
+        cur = self._cur
+        if cur < 0:
+            acts = self.legal_actions()
+            if not acts:
+                raise IllegalMove("the game is over")
+            return acts[int(rand() * len(acts))]
+        t = self._t
+        c = self._card
+        if c == FREE:
+            z = ~self._marked[cur] & t.all_mask
+            for _ in range(int(rand() * (z.bit_count() + 1))):
+                z &= z - 1
+            return t.free_base + ((z & -z).bit_length() - 1 if z else t.n_stations)
+        L = t.n_lines
+        base = cur * L
+        win = self._win
+        local = self._local
+        cmemo = t.choice_memo
+        ol = [li for li in range(L) if win[base + li]]
+        width = t.slots[c]
+        span = len(ol) * width
+        while True:
+            j = int(rand() * span)
+            li = ol[j // width]
+            lm = local[base + li]
+            x = cmemo[li].get(lm << 3 | c) or t.choices(li, lm, c)
+            j %= width
+            if j < len(x):
+                return li << 4 | x[j]
+
     def deal(self) -> int:
         """Reveal the next card of this game's seeded deck and return its kind.
 
@@ -411,7 +489,7 @@ class State:
         """
         if self._cur != CHANCE:
             raise IllegalMove("no card is to be revealed now")
-        r = _mix(_mix(self._seed & _M64) ^ self._round) % self._total
+        r = _mix(self._smix ^ self._round) % self._total
         counts = self._counts
         k = 0
         while r >= counts[k]:
@@ -437,7 +515,7 @@ class State:
             if last == SIX:
                 counts, total = list(DECK_COUNTS), 14
         for _ in range(n):
-            r = _mix(_mix(self._seed & _M64) ^ rnd) % total
+            r = _mix(self._smix ^ rnd) % total
             k = 0
             while r >= counts[k]:
                 r -= counts[k]
@@ -543,9 +621,12 @@ class State:
                 first = nw if n == 1 else nw & ~taken
                 self._firsts[p] |= first
                 pts = 0
+                base = p * t.n_lines
+                rnd = self._round + 1
                 for li in range(t.n_lines):
                     if nw >> li & 1:
                         pts += t.first[li] if first >> li & 1 else t.others[li]
+                        self._when[base + li] = rnd
                 self._lpts[p] += pts
                 newly[p] = 0
             self._taken = taken | now
@@ -698,6 +779,145 @@ class State:
             rnd = self._round
             total = self._total
             counts = self._counts
+        return self
+
+    def seeded_playout(self, rngs: Sequence[Any]) -> State:
+        """Play to the end with the seeded deck and a uniformly random legal action per decision.
+
+        Exactly the game of the loop ``deal()`` at chance nodes and
+        ``apply_legal(random_action(rngs[p].random))`` for seat ``p`` (the random bot
+        with generator ``rngs[p]``), fused: the same deck as ``deal()``, the same rule
+        table as ``legal_actions`` (``Tables.choices``) and the same outcomes as
+        ``apply_action``; property tests check the three give identical games. Returns ``self``.
+        """
+        rands = [r.random for r in rngs]
+        if self._game.special_stations:
+            while self._cur != TERMINAL:
+                if self._cur == CHANCE:
+                    self.deal()
+                else:
+                    self.apply_legal(self.random_action(rands[self._cur]))
+            return self
+        while self._cur >= 0:
+            self.apply_legal(self.random_action(rands[self._cur]))
+        if self._cur == TERMINAL:
+            return self
+        t = self._t
+        L = t.n_lines
+        S = t.n_stations
+        fb = t.free_base
+        all_mask = t.all_mask
+        memo = t.memo
+        entry = t.entry
+        cmemo = t.choice_memo
+        choices = t.choices
+        full = t.full
+        station_upd = t.station_upd
+        intersections = t.intersections
+        slots = t.slots
+        win = self._win
+        local = self._local
+        marked = self._marked
+        wleft = self._wleft
+        newly = self._newly
+        hist = self._history
+        n = self._n
+        players = range(n)
+        opens = [[li for li in range(L) if win[p * L + li]] for p in players]
+        smix = self._smix
+        counts = self._counts
+        pile = [k for k, m in enumerate(counts) for _ in range(m)]
+        unfinished = self._unfinished
+        rnd = self._round
+        while unfinished:
+            # deal(): the r-th card of the pile in kind order
+            x = ((smix ^ rnd) + 0x9E3779B97F4A7C15) & _M64
+            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+            c = pile.pop((x ^ (x >> 31)) % len(pile))
+            counts[c] -= 1
+            hist.append(c)
+            completed = False
+            width = slots[c]
+            for p in players:
+                if not wleft[p]:
+                    continue
+                rand = rands[p]
+                u = rand()
+                base = p * L
+                if c == FREE:
+                    m = marked[p]
+                    z = ~m & all_mask
+                    for _ in range(int(u * (z.bit_count() + 1))):
+                        z &= z - 1
+                    if not z:
+                        hist.append(fb + S)
+                        continue
+                    low = z & -z
+                    s = low.bit_length() - 1
+                    hist.append(fb + s)
+                    marked[p] = m | low
+                    upd = station_upd[s]
+                else:
+                    ol = opens[p]
+                    span = len(ol) * width
+                    while True:
+                        j = int(u * span)
+                        li = ol[j // width]
+                        lm = local[base + li]
+                        ch = cmemo[li].get(lm << 3 | c) or choices(li, lm, c)
+                        j %= width
+                        if j < len(ch):
+                            break
+                        u = rand()
+                    y = ch[j]
+                    hist.append(li << 4 | y)
+                    idx = base + li
+                    w = win[idx] - 1
+                    win[idx] = w
+                    if not w:
+                        ol.remove(li)
+                    wl = wleft[p] - 1
+                    wleft[p] = wl
+                    if not wl:
+                        unfinished -= 1
+                    if c == PLUS:
+                        e = entry(li, y >> 3, lm)
+                        if e[2] < 0:
+                            continue
+                        g, upd, _ = e[1][1]
+                        marked[p] |= g
+                        self._boxed[p] |= g
+                        self._inter[p] = (*self._inter[p], intersections[e[2]])
+                    else:
+                        k = y & 7
+                        if not k:
+                            continue
+                        d = y >> 3
+                        e = memo[2 * li + d].get(lm) or entry(li, d, lm)
+                        g, upd, _ = e[1][k]
+                        marked[p] |= g
+                nw = 0
+                for lj, b in upd:
+                    x = local[base + lj] | b
+                    local[base + lj] = x
+                    if x == full[lj]:
+                        nw |= 1 << lj
+                if nw:
+                    newly[p] |= nw
+                    completed = True
+            rnd += 1
+            if completed or c == SIX or not unfinished:
+                self._card = c
+                self._total = len(pile)
+                self._round = rnd - 1
+                self._unfinished = unfinished
+                self._end_round()
+                if c == SIX:
+                    counts = self._counts
+                    pile = list(DECK)
+        self._total = len(pile)
+        self._round = rnd
         return self
 
     def _draw(self, rand: Any) -> None:

@@ -8,6 +8,7 @@ and memoised: a move is then a dict lookup and a few ``|=``.
 
 from __future__ import annotations
 
+from mapkit.engine.cards import CARD_EXPRESS, CARD_VALUE, PLUS
 from mapkit.mapfile.model import CityMap
 
 Outcome = tuple[int, tuple[tuple[int, int], ...], int]
@@ -46,6 +47,10 @@ class Tables:
             self.routes.append((fwd, (0, *range(len(st) - 1, 0, -1))) if self.loop[li] else (fwd,))
         self.memo: list[dict[int, tuple]] = [{} for _ in range(2 * self.n_lines)]
         self.has_loops = any(self.loop)
+        self.choice_memo: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.n_lines)]
+        wide = 2 if self.has_loops else 1
+        self.slots = tuple(wide if k == PLUS else wide * v + 1 for k, v in enumerate(CARD_VALUE))
+        """Per card kind: at least as many as ``choices`` can list on any line (sampling)."""
         self.free_base = 16 * self.n_lines
 
     def entry(self, li: int, d: int, lm: int) -> tuple:
@@ -61,6 +66,43 @@ class Tables:
         if e is None:
             e = memo[lm] = self._compute(li, d, lm)
         return e
+
+    def choices(self, li: int, lm: int, card: int) -> tuple[int, ...]:
+        """The legal ``direction << 3 | crosses`` of a line card on line ``li`` (given a window).
+
+        In the order ``State.legal_actions`` lists them: forward 0..most, then the
+        backward moves of a loop that differ from the forward move with as many
+        crosses. The one rule of what a card may do on a line: the checked list and
+        the fast paths (``State.random_action``, ``State.seeded_playout``) read it.
+        Memoised per (line, line-local mask, card) in ``choice_memo[li][lm << 3 | card]``.
+        """
+        key = lm << 3 | card
+        memo = self.choice_memo[li]
+        x = memo.get(key)
+        if x is None:
+            x = memo[key] = self._choices(li, lm, card)
+        return x
+
+    def _choices(self, li: int, lm: int, card: int) -> tuple[int, ...]:
+        e = self.entry(li, 0, lm)
+        if card == PLUS:
+            if self.loop[li]:
+                b = self.entry(li, 1, lm)
+                if b[2] >= 0 and b[2] != e[2]:
+                    return (0, 8)
+            return (0,)
+        v = CARD_VALUE[card]
+        ex = CARD_EXPRESS[card]
+        m = min(v, len(e[1]) - 1 if ex else e[0])
+        out = list(range(m + 1))
+        if self.loop[li]:
+            b = self.entry(li, 1, lm)
+            mb = min(v, len(b[1]) - 1 if ex else b[0])
+            outs = e[1]
+            for k in range(1, mb + 1):
+                if k > m or b[1][k][0] != outs[k][0]:
+                    out.append(8 | k)
+        return tuple(out)
 
     def _compute(self, li: int, d: int, lm: int) -> tuple:
         route = self.routes[li][d]

@@ -13,6 +13,11 @@ SPECIAL_FILL = "#f2b705"
 Rgb = tuple[float, float, float]
 
 
+def fmt_points(points) -> list[tuple[str, str]]:
+    """Points as SVG coordinate strings (for polygons and polylines)."""
+    return [(fmt(x), fmt(y)) for x, y in points]
+
+
 def rgb(color: str) -> Rgb:
     c = color.lstrip("#")
     return (int(c[0:2], 16) / 255, int(c[2:4], 16) / 255, int(c[4:6], 16) / 255)

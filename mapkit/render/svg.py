@@ -17,6 +17,7 @@ from mapkit.mapfile.model import CityMap
 from mapkit.paper import PaperSheet
 from mapkit.render.fontmetrics import FONT_FAMILY, text_width
 from mapkit.render.labels import LabelResult, place_labels
+from mapkit.render.panel import draw_panel, draw_scoring
 from mapkit.render.style import (
     INK,
     PAPER_WHITE,
@@ -24,6 +25,7 @@ from mapkit.render.style import (
     LineStyle,
     clean_text,
     fmt,
+    fmt_points,
     gray,
     line_style,
     text_on,
@@ -32,15 +34,8 @@ from mapkit.sheet import SheetLayout, layout
 
 Point = tuple[float, float]
 
-SCORE_TITLES = {
-    "lines": "completed lines",
-    "interchanges": "interchanges ×2",
-    "empty": "empty stations ÷2",
-    "total": "total",
-}
 TERMINUS_EXTRA = 1.25
 SPECIAL_EXTRA = 2.3
-SCORE_OPERATORS = {"lines": "", "interchanges": "+", "empty": "−", "total": "="}
 
 
 @dataclass
@@ -50,10 +45,6 @@ class RenderResult:
     svg: str
     labels: LabelResult | None = None
     layout: SheetLayout | None = field(default=None, repr=False)
-
-
-def _pts(points) -> list[tuple[str, str]]:
-    return [(fmt(x), fmt(y)) for x, y in points]
 
 
 def pill_path(a: Point, b: Point, r: float) -> str:
@@ -204,7 +195,7 @@ class SheetDrawing:
         lay, m = self.lay, self.m
         g = self.group("lines", id="lines")
         for ln in self.city.lines:
-            pts = _pts(lay.drawn_routes.get(ln.id) or lay.routes[ln.id])
+            pts = fmt_points(lay.drawn_routes.get(ln.id) or lay.routes[ln.id])
             st = self.styles[ln.id]
             lg = self.group("line", g, id=f"line-{ln.id}")
             common = {"fill": "none", "stroke_linejoin": "round", "stroke_linecap": "round"}
@@ -261,7 +252,7 @@ class SheetDrawing:
                 classes.append("special")
                 under.add(
                     self.dwg.polygon(
-                        _pts(star_points(c, r + SPECIAL_EXTRA, r + 0.6)),
+                        fmt_points(star_points(c, r + SPECIAL_EXTRA, r + 0.6)),
                         fill=PAPER_WHITE if self.grayscale else SPECIAL_FILL,
                         stroke=INK,
                         stroke_width=0.3,
@@ -305,7 +296,7 @@ class SheetDrawing:
                 ]
                 g.add(
                     self.dwg.polygon(
-                        _pts(pts),
+                        fmt_points(pts),
                         fill=PAPER_WHITE,
                         stroke=INK,
                         stroke_width=0.45,
@@ -360,109 +351,6 @@ class SheetDrawing:
                         **{"class": "window"},
                     )
                 )
-
-    def draw_panel(self) -> None:
-        lay = self.lay
-        g = self.group("panel", id="panel")
-        for row in lay.panel_rows:
-            ln = self.city.line(row.line_id)
-            rg = self.group("panel-row", g, id=f"row-{ln.id}")
-            cy = row.letter[1]
-            rad = min(row.rect.h * 0.36, 3.8)
-            fill = PAPER_WHITE if self.grayscale else ln.color
-            rg.add(
-                self.dwg.circle(
-                    (fmt(row.letter[0]), fmt(cy)), fmt(rad), fill=fill, stroke=INK, stroke_width=0.3
-                )
-            )
-            self.text(
-                rg,
-                ln.id,
-                row.letter[0],
-                cy,
-                rad * (1.1 if len(ln.id) == 1 else 0.7),
-                anchor="middle",
-                bold=True,
-                fill=text_on(fill),
-                middle=True,
-            )
-            dx, dy = row.diamond
-            h = row.diamond_size / 2
-            rg.add(
-                self.dwg.polygon(
-                    _pts([(dx, dy - h), (dx + h, dy), (dx, dy + h), (dx - h, dy)]),
-                    fill=PAPER_WHITE,
-                    stroke=INK,
-                    stroke_width=0.45,
-                    stroke_linejoin="round",
-                    id=f"diamond-{ln.id}",
-                    **{"class": "diamond"},
-                )
-            )
-            self.text(rg, str(ln.first), dx, dy, h * 0.95, anchor="middle", bold=True, middle=True)
-            sq = row.square
-            rg.add(
-                self.dwg.rect(
-                    (fmt(sq.x), fmt(sq.y)),
-                    (fmt(sq.w), fmt(sq.h)),
-                    fill=PAPER_WHITE,
-                    stroke=INK,
-                    stroke_width=0.35,
-                    id=f"square-{ln.id}",
-                    **{"class": "square"},
-                )
-            )
-            self.text(
-                rg, str(ln.others), sq.center[0], sq.center[1], sq.h * 0.5, anchor="middle",
-                middle=True,
-            )  # fmt: skip
-
-    def draw_scoring(self) -> None:
-        lay = self.lay
-        g = self.group("scoring", id="scoring")
-        px = lay.panel.x
-        for name, bx in lay.score_boxes.items():
-            self.text(
-                g,
-                SCORE_TITLES[name],
-                bx.right,
-                bx.y - 0.9,
-                2.3,
-                anchor="end",
-                cls="score-title",
-            )
-            g.add(
-                self.dwg.rect(
-                    (fmt(bx.x), fmt(bx.y)),
-                    (fmt(bx.w), fmt(bx.h)),
-                    rx=0.8,
-                    fill=PAPER_WHITE,
-                    stroke=INK,
-                    stroke_width=0.6 if name == "total" else 0.4,
-                    id=f"score-{name}",
-                    **{"class": "score-box"},
-                )
-            )
-            op = SCORE_OPERATORS[name]
-            if op:
-                self.text(g, op, bx.x - 3.2, bx.center[1], 6.0, anchor="middle", bold=True,
-                          middle=True, cls="score-op")  # fmt: skip
-            self._score_icon(g, name, px + 6.0, bx.center[1])
-
-    def _score_icon(self, g, name: str, x: float, y: float) -> None:
-        """Small pictures that say what each scoring box counts, without words."""
-        s = 2.6
-        ink = {"stroke": INK, "stroke_width": 0.35, "fill": PAPER_WHITE}
-        if name == "lines":
-            g.add(self.dwg.polygon(_pts([(x, y - s), (x + s, y), (x, y + s), (x - s, y)]), **ink))
-            self.text(g, "✓", x, y, 2.8, anchor="middle", bold=True, middle=True)
-        elif name == "interchanges":
-            g.add(self.dwg.rect((fmt(x - s), fmt(y - s)), (fmt(2 * s), fmt(2 * s)), **ink))
-            self.text(g, "3", x, y, 3.0, anchor="middle", middle=True)
-        elif name == "empty":
-            g.add(self.dwg.circle((fmt(x), fmt(y)), fmt(s), **ink))
-        else:
-            self.text(g, "Σ", x, y, 5.0, anchor="middle", bold=True, middle=True)
 
     def draw_footer(self, extra: str = "") -> None:
         lay = self.lay
@@ -546,8 +434,8 @@ def sheet_svg(
     d.draw_loop_arrows()
     d.draw_wagons()
     placed = d.draw_labels() if labels else None
-    d.draw_panel()
-    d.draw_scoring()
+    draw_panel(d)
+    draw_scoring(d)
     d.draw_footer("grayscale" if grayscale else "")
     if filled is not None:
         from mapkit.render.pen import draw_pen

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mapkit.engine.cards import CHANCE
 from mapkit.mapfile.model import CityMap
 from mapkit.simulate.outcome import GameOutcome, SeatOutcome
 
@@ -41,6 +42,7 @@ class Player:
 
     def __init__(self, city: CityMap, cfg: RunConfig) -> None:
         from mapkit.bots import make_bot
+        from mapkit.bots.simple import RandomBot
         from mapkit.engine import Game, GameOptions
 
         self.city = city
@@ -49,6 +51,15 @@ class Player:
         self.game = Game(city, opts)
         options = dict(cfg.bot_options)
         self.bots = [make_bot(name, 0, **options.get(name, {})) for name in cfg.bots]
+        self.all_random = all(type(bot) is RandomBot for bot in self.bots)
+        ids = self.game.tables.station_ids
+        self._bytes = [
+            [
+                tuple(ids[i + j] for j in range(8) if b >> j & 1 and i + j < len(ids))
+                for b in range(256)
+            ]
+            for i in range(0, len(ids), 8)
+        ]
 
     def play(self, index: int) -> tuple[GameOutcome, dict[str, Any] | None]:
         import random
@@ -57,64 +68,61 @@ class Player:
         for seat, bot in enumerate(self.bots):
             bot.rng = random.Random(seed * 7 + seat)
         state = self.game.new_initial_state(seed)
-        n = state.num_players()
-        done = [0] * n
-        when: list[dict[int, int]] = [{} for _ in range(n)]
         bots = self.bots
-        while True:
-            if state.is_chance_node():
-                rnd = state.round()
-                for p in range(n):
-                    c = state.completed(p)
-                    new = c & ~done[p]
-                    while new:
-                        low = new & -new
-                        when[p][low.bit_length() - 1] = rnd
-                        new ^= low
-                    done[p] = c
-                state.deal()
-            elif state.is_terminal():
-                break
-            else:
-                state.apply_action(bots[state.current_player()].choose(state))
-        rnd = state.round()
-        for p in range(n):
-            new = state.completed(p) & ~done[p]
-            while new:
-                low = new & -new
-                when[p][low.bit_length() - 1] = rnd
-                new ^= low
-        return self._outcome(index, seed, state, when), self._record(state, seed)
+        if self.all_random:
+            state.seeded_playout([bot.rng for bot in bots])
+        else:
+            checked = [not bot.legal_only for bot in bots]
+            while True:
+                p = state.current_player()
+                if p >= 0:
+                    a = bots[p].choose(state)
+                    if checked[p]:
+                        state.apply_action(a)
+                    else:
+                        state.apply_legal(a)
+                elif p == CHANCE:
+                    state.deal()
+                else:
+                    break
+        return self._outcome(index, seed, state), self._record(state, seed)
 
-    def _outcome(
-        self, index: int, seed: int, state: Any, when: list[dict[int, int]]
-    ) -> GameOutcome:
+    def _outcome(self, index: int, seed: int, state: Any) -> GameOutcome:
         t = self.game.tables
-        ranks = state.ranks()
+        line_ids, first, others = t.line_ids, t.first, t.others
+        ranks = state.ranks() if len(self.cfg.bots) > 1 else [1]
         seats = []
         for p, name in enumerate(self.cfg.bots):
-            bd = state.breakdown(p)
             marked, boxed, firsts = state.marked(p), state.boxed(p), state.completed_first(p)
+            completed = {}
+            done = state.completed(p)
+            while done:
+                low = done & -done
+                li = low.bit_length() - 1
+                done ^= low
+                pts = first[li] if firsts & low else others[li]
+                completed[line_ids[li]] = (state.completion_round(p, li), pts)
             seats.append(
                 SeatOutcome(
                     bot=name,
                     score=state.score(p),
                     rank=ranks[p],
-                    completed={
-                        lid: (when[p][t.line_index[lid]], pts) for lid, pts in bd.completed.items()
-                    },
-                    first=frozenset(t.line_ids[li] for li in range(t.n_lines) if firsts >> li & 1),
-                    interchanges={
-                        t.station_ids[s]: t.intersections[s]
-                        for s in range(t.n_stations)
-                        if boxed >> s & 1
-                    },
-                    empty=frozenset(
-                        t.station_ids[s] for s in range(t.n_stations) if not marked >> s & 1
-                    ),
+                    completed=completed,
+                    first=frozenset([line_ids[li] for li in _bits(firsts)]),
+                    interchanges={t.station_ids[s]: t.intersections[s] for s in _bits(boxed)},
+                    empty=frozenset(self._ids(~marked & t.all_mask)),
                 )
             )
         return GameOutcome(index=index, seed=seed, rounds=state.round(), seats=tuple(seats))
+
+    def _ids(self, mask: int) -> list[str]:
+        """Station ids of a bitmask, a byte at a time (the outcome of every game needs it)."""
+        out: list[str] = []
+        for table in self._bytes:
+            if mask & 255:
+                out += table[mask & 255]
+            mask >>= 8
+        return out
 
     def _record(self, state: Any, seed: int) -> dict[str, Any] | None:
         if not self.cfg.records:
@@ -123,6 +131,13 @@ class Player:
 
         names = [f"{name}-{i + 1}" for i, name in enumerate(self.cfg.bots)]
         return record_from_history(self.game, state.history(), names, seed)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 _worker: Player | None = None
