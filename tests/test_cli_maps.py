@@ -102,3 +102,15 @@ def test_python_dash_m_and_help_work():
     )
     for command in ("validate", "intersections", "schema"):
         assert command in out.stdout
+
+
+def test_strict_header_matches_the_exit_code():
+    from tests.conftest import ROOT
+
+    broken = ROOT / "examples" / "broken" / "DES003.json"
+    res = runner.invoke(app, ["validate", str(broken), "--strict"])
+    assert res.exit_code == 1
+    assert f"{broken}: FAILED (--strict) (0 errors, 1 warnings)" in res.output
+    res = runner.invoke(app, ["validate", str(broken)])
+    assert res.exit_code == 0
+    assert f"{broken}: ok (0 errors, 1 warnings)" in res.output

@@ -12,8 +12,11 @@ from mapkit.notices import NOTICES, Severity
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def to_text(reports: Sequence[FileReport], *, color: bool = False) -> str:
-    """Grouped by file; each line ``file:line:col: severity CODE message`` then a hint."""
+def to_text(reports: Sequence[FileReport], *, color: bool = False, strict: bool = False) -> str:
+    """Grouped by file; each line ``file:line:col: severity CODE message`` then a hint.
+
+    With ``strict`` a file with warnings is reported as failing, as the exit code says.
+    """
     paint = {
         Severity.ERROR: ("\x1b[1;31m", "\x1b[0m"),
         Severity.WARNING: ("\x1b[1;33m", "\x1b[0m"),
@@ -22,10 +25,10 @@ def to_text(reports: Sequence[FileReport], *, color: bool = False) -> str:
     out: list[str] = []
     totals = {s: 0 for s in Severity}
     for rep in reports:
-        out.append(
-            f"{rep.path}: {'ok' if rep.valid else 'INVALID'}"
-            f" ({rep.errors} errors, {rep.warnings} warnings)"
+        status = (
+            "INVALID" if not rep.valid else "FAILED (--strict)" if strict and rep.warnings else "ok"
         )
+        out.append(f"{rep.path}: {status} ({rep.errors} errors, {rep.warnings} warnings)")
         for d in rep.diagnostics:
             totals[d.severity] += 1
             where = f"{rep.path}:{d.line or 1}:{d.column or 1}"

@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import NoReturn
 
 import typer
+
+
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
+class Variant(StrEnum):
+    standard = "standard"
+    special = "special"
+
+
+class TextOrJson(StrEnum):
+    text = "text"
+    json = "json"
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

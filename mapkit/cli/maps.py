@@ -7,12 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mapkit.cli.common import fail, load_or_fail, map_paths, stdout_is_tty
-
-
-class Paper(StrEnum):
-    a4 = "a4"
-    letter = "letter"
+from mapkit.cli.common import Paper, fail, load_or_fail, map_paths, stdout_is_tty
 
 
 class ReportFormat(StrEnum):
@@ -71,7 +66,7 @@ def validate(
     elif format is ReportFormat.sarif:
         typer.echo(rep.to_sarif(reports), nl=False)
     else:
-        typer.echo(rep.to_text(reports, color=stdout_is_tty()), nl=False)
+        typer.echo(rep.to_text(reports, color=stdout_is_tty(), strict=strict), nl=False)
     failed = any(r.errors or (strict and r.warnings) for r in reports)
     raise typer.Exit(1 if failed else 0)
 

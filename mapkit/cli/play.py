@@ -5,23 +5,12 @@ from __future__ import annotations
 import json
 import re
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from mapkit.cli.common import fail, load_or_fail, map_paths
-
-
-class ResultFormat(StrEnum):
-    text = "text"
-    json = "json"
-
-
-class Variant(StrEnum):
-    none = "none"
-    special = "special"
+from mapkit.cli.common import TextOrJson, Variant, fail, load_or_fail, map_paths
 
 
 def read_record(path: Path) -> Any:
@@ -51,8 +40,8 @@ def replay(
         ),
     ] = None,
     format: Annotated[
-        ResultFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = ResultFormat.text,
+        TextOrJson, typer.Option("--format", "-f", help="Output format.")
+    ] = TextOrJson.text,
 ) -> None:
     """Verify every card and move of a game record and print the scores.
 
@@ -76,7 +65,7 @@ def replay(
         rep = run_replay(city, doc)
     except RecordError as exc:
         fail(f"{record}: {exc}", 1)
-    if format is ResultFormat.json:
+    if format is TextOrJson.json:
         typer.echo(json.dumps(result(rep), indent=2, ensure_ascii=False))
     else:
         typer.echo(result_text(rep), nl=False)
@@ -221,7 +210,7 @@ def play(
     record: Annotated[Path | None, typer.Option(help="Write the game record here (JSON).")] = None,
     variant: Annotated[
         Variant, typer.Option(help="'special': the special-station variant.")
-    ] = Variant.none,
+    ] = Variant.standard,
     name: Annotated[str, typer.Option(help="Your name in the record.")] = "you",
 ) -> None:
     """Play a game in the terminal: you against 0 to 5 bots (or bots alone with --no-human)."""

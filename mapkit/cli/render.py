@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from mapkit.cli.common import fail, load_or_fail, map_paths
-
-
-class Paper(StrEnum):
-    a4 = "a4"
-    letter = "letter"
+from mapkit.cli.common import Paper, fail, load_or_fail, map_paths
 
 
 def _default_dir(arg: str, path: Path) -> Path:

@@ -9,17 +9,7 @@ from typing import Annotated
 
 import typer
 
-from mapkit.cli.common import fail, load_or_fail, map_paths
-
-
-class Variant(StrEnum):
-    standard = "standard"
-    special = "special"
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
+from mapkit.cli.common import TextOrJson, Variant, fail, load_or_fail, map_paths
 
 
 class HeatmapOf(StrEnum):
@@ -59,7 +49,9 @@ def simulate(
     variant: Annotated[
         Variant, typer.Option(help="special: the special-station rule.")
     ] = Variant.standard,
-    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    format: Annotated[
+        TextOrJson, typer.Option("--format", "-f", help="Output format.")
+    ] = TextOrJson.text,
     records: Annotated[
         Path | None, typer.Option(help="Write each game's record (mapkit-game/1) into this folder.")
     ] = None,
@@ -140,7 +132,7 @@ def simulate(
             title, legend = "interchange numbers", "carries an interchange number"
         svg = render_heatmap(city, values, title=title, legend=legend, paper="a4", percent=True)
         write_text(heatmap, svg, [path])
-    if format is Format.json:
+    if format is TextOrJson.json:
         typer.echo(rep.to_json(report), nl=False)
     else:
         typer.echo(rep.to_text(report), nl=False)
