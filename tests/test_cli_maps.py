@@ -114,3 +114,23 @@ def test_strict_header_matches_the_exit_code():
     res = runner.invoke(app, ["validate", str(broken)])
     assert res.exit_code == 0
     assert f"{broken}: ok (0 errors, 1 warnings)" in res.output
+
+
+def test_render_and_simulate_warn_about_a_map_with_errors(tmp_path):
+    from tests.conftest import ROOT
+
+    broken = ROOT / "examples" / "broken" / "GEO001.json"
+    res = runner.invoke(app, ["render", str(broken), "-o", str(tmp_path / "g.svg")])
+    assert res.exit_code == 0
+    assert "has 1 validation error(s) (GEO001); continuing" in res.stderr
+    assert (tmp_path / "g.svg").exists()
+    res = runner.invoke(app, ["simulate", str(broken), "--games", "2", "-f", "json"])
+    assert res.exit_code == 0
+    assert "GEO001" in res.stderr
+    assert json.loads(res.stdout)["seats"]
+
+
+def test_a_valid_map_gets_no_warning(tmp_path):
+    res = runner.invoke(app, ["render", "berlin", "-o", str(tmp_path / "b.svg")])
+    assert res.exit_code == 0
+    assert "warning" not in res.stderr

@@ -68,5 +68,23 @@ def load_or_fail(path: Path):
         fail(f"cannot read {path}: {exc.strerror}", 2)
 
 
+def warn_if_invalid(path: Path, paper: str = "a4") -> None:
+    """Tell on stderr when a loadable map still has validation errors, then carry on.
+
+    Rendering or simulating a map mid-edit is useful, but the designer should know
+    that the sheet is not yet playable as drawn.
+    """
+    from mapkit.checks import validate_path
+
+    report = validate_path(path, paper=paper)
+    if report.errors:
+        codes = ", ".join(sorted({d.code for d in report.diagnostics if d.severity == "error"}))
+        typer.echo(
+            f"mapkit: warning: {path} has {report.errors} validation error(s) ({codes}); "
+            f"continuing (run `mapkit validate {path}`)",
+            err=True,
+        )
+
+
 def stdout_is_tty() -> bool:
     return sys.stdout.isatty()

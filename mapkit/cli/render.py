@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mapkit.cli.common import Paper, fail, load_or_fail, map_paths
+from mapkit.cli.common import Paper, fail, load_or_fail, map_paths, warn_if_invalid
 
 
 def _default_dir(arg: str, path: Path) -> Path:
@@ -98,6 +98,8 @@ def render(
 
     paths = map_paths(maps)
     cities = [load_or_fail(p) for p in paths]
+    for p in paths:
+        warn_if_invalid(p, paper.value)
     filled = None
     if record is not None:
         assert player is not None

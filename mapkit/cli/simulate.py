@@ -9,7 +9,14 @@ from typing import Annotated
 
 import typer
 
-from mapkit.cli.common import TextOrJson, Variant, fail, load_or_fail, map_paths
+from mapkit.cli.common import (
+    TextOrJson,
+    Variant,
+    fail,
+    load_or_fail,
+    map_paths,
+    warn_if_invalid,
+)
 
 
 class HeatmapOf(StrEnum):
@@ -102,6 +109,7 @@ def simulate(
         except OSError as exc:
             fail(f"cannot create {records}: {exc.strerror}", 2)
     city = load_or_fail(path)
+    warn_if_invalid(path)
 
     from mapkit.engine.record import to_json as record_json
     from mapkit.simulate import RunConfig, summarize
