@@ -254,6 +254,39 @@ def test_seeded_playout_is_the_checked_game(g):
         ]
 
 
+def _slots(s) -> dict:
+    return {k: getattr(s, k) for k in type(s).__slots__ if k not in ("_game", "_t")}
+
+
+@settings(max_examples=80, deadline=None)
+@given(games, st.integers(0, 40))
+def test_seeded_playout_leaves_the_checked_state(g, cut):
+    """Every field, line-local masks and completion bookkeeping included, from any point."""
+    i, n, special, seed = g
+    game = game_for(i, n, special)
+    rngs = [random.Random(seed * 7 + p) for p in range(n)]
+    slow = game.new_initial_state(seed)
+    for _ in range(cut):
+        if slow.is_terminal():
+            break
+        if slow.is_chance_node():
+            slow.deal()
+        else:
+            slow.apply_action(slow.random_action(rngs[slow.current_player()].random))
+    fast = slow.clone()
+    frngs = [random.Random() for _ in range(n)]
+    for a, b in zip(frngs, rngs, strict=True):
+        a.setstate(b.getstate())
+    fast.seeded_playout(frngs)
+    while not slow.is_terminal():
+        if slow.is_chance_node():
+            slow.deal()
+        else:
+            slow.apply_action(slow.random_action(rngs[slow.current_player()].random))
+    assert _slots(fast) == _slots(slow)
+    assert [r.getstate() for r in frngs] == [r.getstate() for r in rngs]
+
+
 @settings(max_examples=60, deadline=None)
 @given(games)
 def test_apply_legal_equals_apply_action(g):

@@ -802,24 +802,22 @@ class State:
             self.apply_legal(self.random_action(rands[self._cur]))
         if self._cur == TERMINAL:
             return self
+        if self._n == 1:
+            return self._solo_playout(rands[0])
         t = self._t
         L = t.n_lines
         S = t.n_stations
         fb = t.free_base
         all_mask = t.all_mask
-        memo = t.memo
-        entry = t.entry
-        cmemo = t.choice_memo
-        choices = t.choices
-        full = t.full
-        station_upd = t.station_upd
-        intersections = t.intersections
+        stop_masks = t.stop_masks
+        move_memo = t.move_memo
+        moves = t.moves
         slots = t.slots
         win = self._win
-        local = self._local
         marked = self._marked
         wleft = self._wleft
-        newly = self._newly
+        boxed = self._boxed
+        inter = self._inter
         hist = self._history
         n = self._n
         players = range(n)
@@ -828,7 +826,9 @@ class State:
         counts = self._counts
         pile = [k for k, m in enumerate(counts) for _ in range(m)]
         unfinished = self._unfinished
-        rnd = self._round
+        rnd0 = rnd = self._round
+        # the sheets after each round: completions are found once, at the end
+        snaps: list[list[int]] = [[] for _ in players]
         while unfinished:
             # deal(): the r-th card of the pile in kind order
             x = ((smix ^ rnd) + 0x9E3779B97F4A7C15) & _M64
@@ -837,16 +837,16 @@ class State:
             c = pile.pop((x ^ (x >> 31)) % len(pile))
             counts[c] -= 1
             hist.append(c)
-            completed = False
             width = slots[c]
+            table = move_memo[c]
+            plus = c == PLUS
             for p in players:
                 if not wleft[p]:
                     continue
                 rand = rands[p]
                 u = rand()
-                base = p * L
+                m = marked[p]
                 if c == FREE:
-                    m = marked[p]
                     z = ~m & all_mask
                     for _ in range(int(u * (z.bit_count() + 1))):
                         z &= z - 1
@@ -854,60 +854,40 @@ class State:
                         hist.append(fb + S)
                         continue
                     low = z & -z
-                    s = low.bit_length() - 1
-                    hist.append(fb + s)
+                    hist.append(fb + low.bit_length() - 1)
                     marked[p] = m | low
-                    upd = station_upd[s]
-                else:
-                    ol = opens[p]
-                    span = len(ol) * width
-                    while True:
-                        j = int(u * span)
-                        li = ol[j // width]
-                        lm = local[base + li]
-                        ch = cmemo[li].get(lm << 3 | c) or choices(li, lm, c)
-                        j %= width
-                        if j < len(ch):
-                            break
-                        u = rand()
-                    y = ch[j]
-                    hist.append(li << 4 | y)
-                    idx = base + li
-                    w = win[idx] - 1
-                    win[idx] = w
-                    if not w:
-                        ol.remove(li)
-                    wl = wleft[p] - 1
-                    wleft[p] = wl
-                    if not wl:
-                        unfinished -= 1
-                    if c == PLUS:
-                        e = entry(li, y >> 3, lm)
-                        if e[2] < 0:
-                            continue
-                        g, upd, _ = e[1][1]
-                        marked[p] |= g
-                        self._boxed[p] |= g
-                        self._inter[p] = (*self._inter[p], intersections[e[2]])
-                    else:
-                        k = y & 7
-                        if not k:
-                            continue
-                        d = y >> 3
-                        e = memo[2 * li + d].get(lm) or entry(li, d, lm)
-                        g, upd, _ = e[1][k]
-                        marked[p] |= g
-                nw = 0
-                for lj, b in upd:
-                    x = local[base + lj] | b
-                    local[base + lj] = x
-                    if x == full[lj]:
-                        nw |= 1 << lj
-                if nw:
-                    newly[p] |= nw
-                    completed = True
+                    continue
+                ol = opens[p]
+                span = len(ol) * width
+                while True:
+                    j = int(u * span)
+                    li = ol[j // width]
+                    mv = (table[li].get(m & stop_masks[li]) or moves(li, m & stop_masks[li], c))[
+                        j % width
+                    ]
+                    if mv:
+                        break
+                    u = rand()
+                a, g, num = mv
+                hist.append(a)
+                idx = p * L + li
+                w = win[idx] - 1
+                win[idx] = w
+                if not w:
+                    ol.remove(li)
+                wl = wleft[p] - 1
+                wleft[p] = wl
+                if not wl:
+                    unfinished -= 1
+                if g:
+                    marked[p] = m | g
+                    if plus:
+                        boxed[p] |= g
+                        inter[p] = (*inter[p], num)
             rnd += 1
-            if completed or c == SIX or not unfinished:
+            for p in players:
+                snaps[p].append(marked[p])
+            if c == SIX or not unfinished:
                 self._card = c
                 self._total = len(pile)
                 self._round = rnd - 1
@@ -918,7 +898,150 @@ class State:
                     pile = list(DECK)
         self._total = len(pile)
         self._round = rnd
+        self._settle(snaps, rnd0)
         return self
+
+    def _solo_playout(self, rand: Callable[[], float]) -> State:
+        """``seeded_playout`` of a solo game from a chance node: the same loop, on locals."""
+        t = self._t
+        S = t.n_stations
+        fb = t.free_base
+        all_mask = t.all_mask
+        stop_masks = t.stop_masks
+        move_memo = t.move_memo
+        moves = t.moves
+        slots = t.slots
+        win = self._win
+        ol = [li for li in range(t.n_lines) if win[li]]
+        nol = len(ol)
+        app = self._history.append
+        smix = self._smix
+        counts = self._counts
+        pile = (
+            list(DECK) if self._total == 14 else [k for k, m in enumerate(counts) for _ in range(m)]
+        )
+        m = self._marked[0]
+        bx = self._boxed[0]
+        nums = list(self._inter[0])
+        wl = self._wleft[0]
+        rnd0 = rnd = self._round
+        snaps: list[int] = []
+        snap = snaps.append
+        while wl:
+            x = ((smix ^ rnd) + 0x9E3779B97F4A7C15) & _M64
+            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+            c = pile.pop((x ^ (x >> 31)) % len(pile))
+            counts[c] -= 1
+            app(c)
+            u = rand()
+            if c == FREE:
+                z = ~m & all_mask
+                for _ in range(int(u * (z.bit_count() + 1))):
+                    z &= z - 1
+                if z:
+                    low = z & -z
+                    app(fb + low.bit_length() - 1)
+                    m |= low
+                else:
+                    app(fb + S)
+            else:
+                width = slots[c]
+                table = move_memo[c]
+                span = nol * width
+                while True:
+                    j = int(u * span)
+                    li = ol[j // width]
+                    mv = (table[li].get(m & stop_masks[li]) or moves(li, m & stop_masks[li], c))[
+                        j % width
+                    ]
+                    if mv:
+                        break
+                    u = rand()
+                a, g, num = mv
+                app(a)
+                w = win[li] - 1
+                win[li] = w
+                if not w:
+                    ol.remove(li)
+                    nol -= 1
+                wl -= 1
+                if g:
+                    m |= g
+                    if c == PLUS:
+                        bx |= g
+                        nums.append(num)
+            rnd += 1
+            snap(m)
+            if c == SIX:
+                counts = list(DECK_COUNTS)
+                pile = list(DECK)
+        self._counts = counts
+        self._total = len(pile)
+        self._marked[0] = m
+        self._boxed[0] = bx
+        self._inter[0] = tuple(nums)
+        self._wleft[0] = 0
+        self._unfinished = 0
+        self._card = -1
+        self._round = rnd
+        self._cur = TERMINAL
+        self._settle([snaps], rnd0)
+        return self
+
+    def _settle(self, snaps: list[list[int]], rnd0: int) -> None:
+        """After a fused playout: the completions of its rounds and the line-local masks.
+
+        ``snaps[p][i]`` is player ``p``'s sheet after round ``rnd0 + i + 1``. A line completed by
+        someone in an earlier round than anyone else (and not taken before) earns
+        ``first``, as in ``_end_round``.
+        """
+        t = self._t
+        L = t.n_lines
+        stop_masks = t.stop_masks
+        local = self._local
+        local_memo = t.local_memo
+        local_of = t.local
+        when = self._when
+        n = self._n
+        found: list[tuple[int, int, int]] = []
+        best: dict[int, int] = {}
+        for p in range(n):
+            mp = self._marked[p]
+            done = self._done[p]
+            base = p * L
+            sp = snaps[p]
+            for li in range(L):
+                sm = stop_masks[li]
+                gm = mp & sm
+                lm = local_memo[li].get(gm)
+                local[base + li] = local_of(li, gm) if lm is None else lm
+                if gm != sm or done >> li & 1:
+                    continue
+                lo, hi = 0, len(sp) - 1
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if sp[mid] & sm == sm:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                r = rnd0 + lo + 1
+                found.append((p, li, r))
+                if r < best.get(li, r + 1):
+                    best[li] = r
+        if not found:
+            return
+        taken = self._taken
+        for p, li, r in found:
+            bit = 1 << li
+            self._done[p] |= bit
+            when[p * L + li] = r
+            if n == 1 or (r == best[li] and not taken & bit):
+                self._firsts[p] |= bit
+                self._lpts[p] += t.first[li]
+            else:
+                self._lpts[p] += t.others[li]
+            self._taken |= bit
 
     def _draw(self, rand: Any) -> None:
         counts = self._counts

@@ -15,6 +15,32 @@ Outcome = tuple[int, tuple[tuple[int, int], ...], int]
 """``(global bits, ((line, local bits), ...), special stations marked)`` of placing k marks."""
 
 
+_MEMOS: dict[int, tuple[CityMap, tuple]] = {}
+_MEMOS_KEPT = 8
+
+
+def _memos(city: CityMap) -> tuple:
+    """The memo tables of a map, shared by every ``Tables`` of that same map object.
+
+    They hold pure functions of the (frozen) map, so a new ``Game`` of the same map (a
+    new ``simulate`` run, another player count) starts warm. The last few maps are kept.
+    """
+    hit = _MEMOS.get(id(city))
+    if hit is not None and hit[0] is city:
+        return hit[1]
+    n = len(city.lines)
+    memos = (
+        [{} for _ in range(2 * n)],
+        [{} for _ in range(n)],
+        [[{} for _ in range(n)] for _ in CARD_VALUE],
+        [{} for _ in range(n)],
+    )
+    _MEMOS[id(city)] = (city, memos)
+    while len(_MEMOS) > _MEMOS_KEPT:
+        del _MEMOS[next(iter(_MEMOS))]
+    return memos
+
+
 class Tables:
     """Immutable facts about a map plus the memo of line outcomes (shared by all states)."""
 
@@ -45,13 +71,18 @@ class Tables:
         for li, st in enumerate(self.stops):
             fwd = tuple(range(len(st)))
             self.routes.append((fwd, (0, *range(len(st) - 1, 0, -1))) if self.loop[li] else (fwd,))
-        self.memo: list[dict[int, tuple]] = [{} for _ in range(2 * self.n_lines)]
         self.has_loops = any(self.loop)
-        self.choice_memo: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.n_lines)]
         wide = 2 if self.has_loops else 1
         self.slots = tuple(wide if k == PLUS else wide * v + 1 for k, v in enumerate(CARD_VALUE))
         """Per card kind: at least as many as ``choices`` can list on any line (sampling)."""
         self.free_base = 16 * self.n_lines
+        self.stop_masks = tuple(sum(1 << s for s in st) for st in self.stops)
+        """Per line, the global bits of its stops: ``marked & stop_masks[li]`` keys ``moves``."""
+        self.memo: list[dict[int, tuple]]
+        self.choice_memo: list[dict[int, tuple[int, ...]]]
+        self.move_memo: list[list[dict[int, tuple]]]
+        self.local_memo: list[dict[int, int]]
+        self.memo, self.choice_memo, self.move_memo, self.local_memo = _memos(city)
 
     def entry(self, li: int, d: int, lm: int) -> tuple:
         """``(run, outcomes, first_empty_station)`` of line ``li`` in direction ``d``.
@@ -81,6 +112,38 @@ class Tables:
         x = memo.get(key)
         if x is None:
             x = memo[key] = self._choices(li, lm, card)
+        return x
+
+    def local(self, li: int, gm: int) -> int:
+        """The line-local mask of line ``li`` for ``gm``, the global bits of its marked stops."""
+        memo = self.local_memo[li]
+        lm = memo.get(gm)
+        if lm is None:
+            lm = memo[gm] = sum(1 << j for j, s in enumerate(self.stops[li]) if gm >> s & 1)
+        return lm
+
+    def moves(self, li: int, gm: int, card: int) -> tuple[tuple[int, int, int] | None, ...]:
+        """``choices`` keyed by the global bits ``gm`` of the line's marked stops, with effects.
+
+        One ``(action, global bits marked, interchange number or 0)`` per choice, in
+        ``choices`` order, read from ``choices`` and ``entry`` (what ``apply_action``
+        marks), then ``None`` up to ``slots[card]`` (the sampling slots that are rejected).
+        Memoised in ``move_memo[card][li][gm]``: the seeded playout's table.
+        """
+        lm = self.local(li, gm)
+        out: list[tuple[int, int, int] | None] = []
+        for y in self.choices(li, lm, card):
+            a = li << 4 | y
+            k = y & 7
+            if card == PLUS:
+                e = self.entry(li, y >> 3, lm)
+                out.append((a, e[1][1][0], self.intersections[e[2]]) if e[2] >= 0 else (a, 0, 0))
+            elif k:
+                out.append((a, self.entry(li, y >> 3, lm)[1][k][0], 0))
+            else:
+                out.append((a, 0, 0))
+        out += [None] * (self.slots[card] - len(out))
+        x = self.move_memo[card][li][gm] = tuple(out)
         return x
 
     def _choices(self, li: int, lm: int, card: int) -> tuple[int, ...]:

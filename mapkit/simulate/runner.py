@@ -7,6 +7,7 @@ gives the same outcomes whatever the number of processes, merged in game order.
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import multiprocessing
 import os
@@ -19,6 +20,9 @@ from mapkit.mapfile.model import CityMap
 from mapkit.simulate.outcome import GameOutcome, SeatOutcome
 
 CHUNK = 16
+
+_reseed = _random.Random.seed
+"""``random.Random.seed`` for an int, without the Python-level wrapper (hot per game)."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -52,7 +56,11 @@ class Player:
         options = dict(cfg.bot_options)
         self.bots = [make_bot(name, 0, **options.get(name, {})) for name in cfg.bots]
         self.all_random = all(type(bot) is RandomBot for bot in self.bots)
+        self._rngs = [bot.rng for bot in self.bots]
+        """All-random seats keep their generators and reseed them: ``Random(x)``'s stream."""
         ids = self.game.tables.station_ids
+        self._lines: dict[int, tuple[int, ...]] = {}
+        self._firsts: dict[int, frozenset[str]] = {}
         self._bytes = [
             [
                 tuple(ids[i + j] for j in range(8) if b >> j & 1 and i + j < len(ids))
@@ -65,13 +73,17 @@ class Player:
         import random
 
         seed = game_seed(self.cfg.seed, index)
-        for seat, bot in enumerate(self.bots):
-            bot.rng = random.Random(seed * 7 + seat)
-        state = self.game.new_initial_state(seed)
         bots = self.bots
         if self.all_random:
-            state.seeded_playout([bot.rng for bot in bots])
+            rngs = self._rngs
+            for seat, rng in enumerate(rngs):
+                _reseed(rng, seed * 7 + seat)
+                rng.gauss_next = None
+            state = self.game.new_initial_state(seed).seeded_playout(rngs)
         else:
+            for seat, bot in enumerate(bots):
+                bot.rng = random.Random(seed * 7 + seat)
+            state = self.game.new_initial_state(seed)
             checked = [not bot.legal_only for bot in bots]
             while True:
                 p = state.current_player()
@@ -90,30 +102,37 @@ class Player:
     def _outcome(self, index: int, seed: int, state: Any) -> GameOutcome:
         t = self.game.tables
         line_ids, first, others = t.line_ids, t.first, t.others
-        ranks = state.ranks() if len(self.cfg.bots) > 1 else [1]
+        bots = self.cfg.bots
+        ranks = state.ranks() if len(bots) > 1 else (1,)
+        firsts_of = self._firsts
+        lines_of = self._lines
+        all_mask = t.all_mask
         seats = []
-        for p, name in enumerate(self.cfg.bots):
+        for p, name in enumerate(bots):
             marked, boxed, firsts = state.marked(p), state.boxed(p), state.completed_first(p)
             completed = {}
             done = state.completed(p)
-            while done:
-                low = done & -done
-                li = low.bit_length() - 1
-                done ^= low
-                pts = first[li] if firsts & low else others[li]
+            lines = lines_of.get(done)
+            if lines is None:
+                lines = lines_of[done] = tuple(_bits(done))
+            for li in lines:
+                pts = first[li] if firsts >> li & 1 else others[li]
                 completed[line_ids[li]] = (state.completion_round(p, li), pts)
+            fs = firsts_of.get(firsts)
+            if fs is None:
+                fs = firsts_of[firsts] = frozenset([line_ids[li] for li in _bits(firsts)])
             seats.append(
                 SeatOutcome(
-                    bot=name,
-                    score=state.score(p),
-                    rank=ranks[p],
-                    completed=completed,
-                    first=frozenset([line_ids[li] for li in _bits(firsts)]),
-                    interchanges={t.station_ids[s]: t.intersections[s] for s in _bits(boxed)},
-                    empty=frozenset(self._ids(~marked & t.all_mask)),
+                    name,
+                    state.score(p),
+                    ranks[p],
+                    completed,
+                    fs,
+                    {t.station_ids[s]: t.intersections[s] for s in _bits(boxed)},
+                    frozenset(self._ids(~marked & all_mask)),
                 )
             )
-        return GameOutcome(index=index, seed=seed, rounds=state.round(), seats=tuple(seats))
+        return GameOutcome(index, seed, state.round(), tuple(seats))
 
     def _ids(self, mask: int) -> list[str]:
         """Station ids of a bitmask, a byte at a time (the outcome of every game needs it)."""
