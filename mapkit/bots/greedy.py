@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.base import Bot, card_of, free_base, view_of
@@ -137,24 +138,10 @@ class GreedyBot(Bot):
         p = state.current_player()
         marked = state.marked(p)
         windows = state.windows_row(p)
-        loc = state.line_masks_row(p)
-        n = state.num_players()
-        lost_bits = 0 if n == 1 else state.taken() & ~state.completed(p)
-        pw = 1.0 if n == 1 else 0.5
+        loc, lost_bits, pw, base = _line_bases(f, state, p, marked, windows)
         card = state.card()
         full, first, others, dirs = f.full, ev._first, ev._others, f.dirs
         lmemo, line_value, plans, plan_of = f.lmemo, ev._line_value, f.plans, f.plan
-        base: list[float | None] = []
-        for li, lm in enumerate(loc):
-            if lm == full[li]:
-                base.append(None)
-                continue
-            lost = lost_bits >> li & 1
-            key = lm << 8 | windows[li] << 1 | lost
-            x = lmemo[li].get(key)
-            if x is None:
-                x = lmemo[li][key] = line_value(li, marked, windows[li], bool(lost))
-            base.append(x)
         noise, rand = self.noise, rng.random
         first_max = noise and card == _PLUS
         best, best_a = None, -1
@@ -202,24 +189,10 @@ class GreedyBot(Bot):
         p = state.current_player()
         marked = state.marked(p)
         windows = state.windows_row(p)
-        loc = state.line_masks_row(p)
-        n = state.num_players()
-        lost_bits = 0 if n == 1 else state.taken() & ~state.completed(p)
-        pw = 1.0 if n == 1 else 0.5
+        loc, lost_bits, pw, base = _line_bases(f, state, p, marked, windows)
         full, first, others, at = f.full, ev._first, ev._others, f.station_lines
         lmemo, line_value = f.lmemo, ev._line_value
         rmemo, masks, by_line, info = rt.memo, rt.masks, rt.by_line, rt.info
-        base: list[float | None] = []
-        for li, lm in enumerate(loc):
-            if lm == full[li]:
-                base.append(None)
-                continue
-            lost = lost_bits >> li & 1
-            key = lm << 8 | windows[li] << 1 | lost
-            x = lmemo[li].get(key)
-            if x is None:
-                x = lmemo[li][key] = line_value(li, marked, windows[li], bool(lost))
-            base.append(x)
         noise, rand = self.noise, rng.random
         seen: set[int] = set()
         best, best_s = None, -1
@@ -307,3 +280,28 @@ class GreedyBot(Bot):
 
 def card_is_free_or_plus(kind: str) -> bool:
     return kind in (FREE, PLUS)
+
+
+def _line_bases(f: Any, state: State, p: int, marked: int, windows: Sequence[int]) -> tuple:
+    """Per line, the memoised value of its current state (None once complete).
+
+    Returns ``(line masks, lines whose first bonus is lost, weight of a cross, values)``:
+    the starting point both fused choosers add each candidate's change to.
+    """
+    loc = state.line_masks_row(p)
+    n = state.num_players()
+    lost_bits = 0 if n == 1 else state.taken() & ~state.completed(p)
+    pw = 1.0 if n == 1 else 0.5
+    full, lmemo, line_value = f.full, f.lmemo, f.ev._line_value
+    base: list[float | None] = []
+    for li, lm in enumerate(loc):
+        if lm == full[li]:
+            base.append(None)
+            continue
+        lost = lost_bits >> li & 1
+        key = lm << 8 | windows[li] << 1 | lost
+        x = lmemo[li].get(key)
+        if x is None:
+            x = lmemo[li][key] = line_value(li, marked, windows[li], bool(lost))
+        base.append(x)
+    return loc, lost_bits, pw, base
