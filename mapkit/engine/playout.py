@@ -21,11 +21,10 @@ from mapkit.engine.cards import (
     SIX,
     TERMINAL,
 )
+from mapkit.engine.deal import pick
 
 if TYPE_CHECKING:
     from mapkit.engine.state import State
-
-_M64 = (1 << 64) - 1
 
 
 def random_playout(state: State, rng: Any) -> State:
@@ -222,10 +221,7 @@ def seeded_playout(state: State, rngs: Sequence[Any]) -> State:
     snaps: list[list[int]] = [[] for _ in players]
     while unfinished:
         # deal(): the r-th card of the pile in kind order
-        x = ((smix ^ rnd) + 0x9E3779B97F4A7C15) & _M64
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-        c = pile.pop((x ^ (x >> 31)) % len(pile))
+        c = pile.pop(pick(smix, rnd, len(pile)))
         counts[c] -= 1
         hist.append(c)
         width = slots[c]
@@ -318,10 +314,7 @@ def _solo_playout(state: State, rand: Callable[[], float]) -> State:
     snaps: list[int] = []
     snap = snaps.append
     while wl:
-        x = ((smix ^ rnd) + 0x9E3779B97F4A7C15) & _M64
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-        c = pile.pop((x ^ (x >> 31)) % len(pile))
+        c = pile.pop(pick(smix, rnd, len(pile)))
         counts[c] -= 1
         app(c)
         u = rand()

@@ -32,21 +32,12 @@ from mapkit.engine.cards import (
     SIX,
     TERMINAL,
 )
+from mapkit.engine.deal import pick, seed_key
 from mapkit.engine.errors import IllegalMove
 from mapkit.engine.scoring import Breakdown, ranks
 
 if TYPE_CHECKING:
     from mapkit.engine.game import Game
-
-_M64 = (1 << 64) - 1
-
-
-def _mix(x: int) -> int:
-    """splitmix64 finaliser: a counter-based dealer needs no generator state to clone."""
-    x = (x + 0x9E3779B97F4A7C15) & _M64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-    return x ^ (x >> 31)
 
 
 class State:
@@ -89,7 +80,7 @@ class State:
         self._t = t
         self._n = n
         self._seed = seed
-        self._smix = _mix(seed & _M64)
+        self._smix = seed_key(seed)
         self._counts = list(DECK_COUNTS)
         self._total = 14
         self._cur = CHANCE
@@ -489,7 +480,7 @@ class State:
         """
         if self._cur != CHANCE:
             raise IllegalMove("no card is to be revealed now")
-        r = _mix(self._smix ^ self._round) % self._total
+        r = pick(self._smix, self._round, self._total)
         counts = self._counts
         k = 0
         while r >= counts[k]:
@@ -515,7 +506,7 @@ class State:
             if last == SIX:
                 counts, total = list(DECK_COUNTS), 14
         for _ in range(n):
-            r = _mix(self._smix ^ rnd) % total
+            r = pick(self._smix, rnd, total)
             k = 0
             while r >= counts[k]:
                 r -= counts[k]
