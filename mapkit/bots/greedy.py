@@ -205,7 +205,7 @@ class GreedyBot(Bot):
                     if s in seen:
                         continue
                     seen.add(s)
-                    dv = pw * 1 + 0.0
+                    dv = pw
                     g = 1 << s
                     for lj, b in at[s]:
                         before = base[lj]

@@ -56,34 +56,36 @@ def _relative(path: Path) -> Path:
         return path
 
 
-def load_or_fail(path: Path):
-    """The map model, or a clear message and exit 1 for a map with errors."""
-    from mapkit.mapfile import MapError, load_map
+def load_or_fail(path: Path, *, check_paper: str | None = None):
+    """The map model, or a clear message and exit 1 for a map that cannot be loaded.
+
+    With ``check_paper`` the remaining check layers also run on the loaded file (read
+    and parsed once): errors there are reported on stderr and the command carries on,
+    since rendering or simulating a map mid-edit is useful, but the designer should
+    know the sheet is not yet playable as drawn.
+    """
+    from mapkit.mapfile import MapError, read_map
 
     try:
-        return load_map(path)
-    except MapError as exc:
-        fail(f"{exc}\n(run `mapkit validate {path}` for every problem)", 1)
+        result = read_map(path)
     except OSError as exc:
         fail(f"cannot read {path}: {exc.strerror}", 2)
+    if result.map is None:
+        exc = MapError(str(path), result.errors or result.diagnostics)
+        fail(f"{exc}\n(run `mapkit validate {path}` for every problem)", 1)
+    if check_paper is not None:
+        from mapkit.checks import run_layers
+        from mapkit.notices import Severity
 
-
-def warn_if_invalid(path: Path, paper: str = "a4") -> None:
-    """Tell on stderr when a loadable map still has validation errors, then carry on.
-
-    Rendering or simulating a map mid-edit is useful, but the designer should know
-    that the sheet is not yet playable as drawn.
-    """
-    from mapkit.checks import validate_path
-
-    report = validate_path(path, paper=paper)
-    if report.errors:
-        codes = ", ".join(sorted({d.code for d in report.diagnostics if d.severity == "error"}))
-        typer.echo(
-            f"mapkit: warning: {path} has {report.errors} validation error(s) ({codes}); "
-            f"continuing (run `mapkit validate {path}`)",
-            err=True,
-        )
+        errors = [d for d in run_layers(result, check_paper) if d.severity is Severity.ERROR]
+        if errors:
+            codes = ", ".join(sorted({d.code for d in errors}))
+            typer.echo(
+                f"mapkit: warning: {path} has {len(errors)} validation error(s) ({codes}); "
+                f"continuing (run `mapkit validate {path}`)",
+                err=True,
+            )
+    return result.map
 
 
 def stdout_is_tty() -> bool:

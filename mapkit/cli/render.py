@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mapkit.cli.common import Paper, fail, load_or_fail, map_paths, warn_if_invalid
+from mapkit.cli.common import Paper, fail, load_or_fail, map_paths
 
 
 def _default_dir(arg: str, path: Path) -> Path:
@@ -97,9 +97,7 @@ def render(
         fail(f"no such game record: {record}", 2)
 
     paths = map_paths(maps)
-    cities = [load_or_fail(p) for p in paths]
-    for p in paths:
-        warn_if_invalid(p, paper.value)
+    cities = [load_or_fail(p, check_paper=paper.value) for p in paths]
     filled = None
     if record is not None:
         assert player is not None

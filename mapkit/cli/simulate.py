@@ -15,7 +15,6 @@ from mapkit.cli.common import (
     fail,
     load_or_fail,
     map_paths,
-    warn_if_invalid,
 )
 
 
@@ -108,8 +107,7 @@ def simulate(
             records.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             fail(f"cannot create {records}: {exc.strerror}", 2)
-    city = load_or_fail(path)
-    warn_if_invalid(path)
+    city = load_or_fail(path, check_paper="a4")
 
     from mapkit.engine.record import to_json as record_json
     from mapkit.simulate import RunConfig, summarize
