@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 
@@ -86,6 +86,26 @@ def load_or_fail(path: Path, *, check_paper: str | None = None):
                 err=True,
             )
     return result.map
+
+
+def read_record(path: Path) -> Any:
+    """The parsed game record, or a one-line message and exit 1 (2 for an unreadable file)."""
+    import json
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"no such record file: {path}", 2)
+    except UnicodeDecodeError as exc:
+        fail(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or exc}", 2)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", 1)
+    except RecursionError:
+        fail(f"{path}: not a game record: JSON nested too deep", 1)
 
 
 def stdout_is_tty() -> bool:

@@ -10,25 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from mapkit.cli.common import TextOrJson, Variant, fail, load_or_fail, map_paths
-
-
-def read_record(path: Path) -> Any:
-    """The parsed record, or a one-line message and exit 1 (2 for an unreadable file)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        fail(f"no such record file: {path}", 2)
-    except UnicodeDecodeError as exc:
-        fail(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror or exc}", 2)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", 1)
-    except RecursionError:
-        fail(f"{path}: not a game record: JSON nested too deep", 1)
+from mapkit.cli.common import TextOrJson, Variant, fail, load_or_fail, map_paths, read_record
 
 
 def replay(

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mapkit.cli.common import Paper, fail, load_or_fail, map_paths
+from mapkit.cli.common import Paper, fail, load_or_fail, map_paths, read_record
 
 
 def _default_dir(arg: str, path: Path) -> Path:
@@ -15,25 +15,11 @@ def _default_dir(arg: str, path: Path) -> Path:
     return path.parent if Path(arg).exists() else Path.cwd()
 
 
-def _read_record(path: Path) -> dict:
-    import json
-
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror}", 2)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        fail(f"{path} is not a JSON game record: {exc}", 1)
-    except RecursionError:
-        fail(f"{path} is not a game record: JSON nested too deep", 1)
-    if not isinstance(doc, dict):
-        fail(f"{path} is not a game record (expected a JSON object)", 1)
-    return doc
-
-
 def _paper_sheet(city, record_path: Path, player: str, round_: int | None):
     """The player's sheet after ``round_`` (default: the end), from the rules engine."""
-    record = _read_record(record_path)
+    record = read_record(record_path)
+    if not isinstance(record, dict):
+        fail(f"{record_path} is not a game record (expected a JSON object)", 1)
     if record.get("map") not in (None, city.id):
         fail(f"{record_path} is a game on map {record.get('map')!r}, not {city.id!r}", 1)
     players = record.get("players")
