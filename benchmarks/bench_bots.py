@@ -31,7 +31,7 @@ from mapkit.bots.greedy import GreedyBot  # noqa: E402
 from mapkit.engine import Game  # noqa: E402
 from mapkit.mapfile import load_map  # noqa: E402
 
-METRO = ROOT.parent / "shared" / "benchmark-maps" / "metro-city.json"
+METRO = ROOT / "benchmarks" / "maps" / "metro-city.json"
 
 
 def maps() -> list[Path]:

@@ -5,7 +5,7 @@ simulator of ``benchmarks/maxfit.py`` (interleaved, so both see the same machine
 the ratio engine/reference means something on a busy machine, the games/s alone do not.
 
 Run by hand: ``python benchmarks/bench_engine.py [MAP ...]`` (default: Metro City from
-../shared and every maps/*.json). Prints figures; not a test.
+benchmarks/maps and every maps/*.json). Prints figures; not a test.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def bench_map(path: Path, seconds: float = 1.5) -> None:
 def main(argv: list[str]) -> None:
     paths = [Path(a) for a in argv]
     if not paths:
-        metro = ROOT.parent / "shared" / "benchmark-maps" / "metro-city.json"
+        metro = ROOT / "benchmarks" / "maps" / "metro-city.json"
         paths = ([metro] if metro.exists() else []) + sorted((ROOT / "maps").glob("*.json"))
     print(f"python {sys.version.split()[0]}, one core")
     for p in paths:

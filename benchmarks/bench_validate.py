@@ -1,7 +1,7 @@
 """In-process validate time per map (target: under 50 ms after import), and what it reports.
 
 Run by hand: ``python benchmarks/bench_validate.py``. Covers the shipped maps that exist and
-the Metro X benchmark maps in ../shared/benchmark-maps/ when that folder is present.
+the Metro X benchmark maps in benchmarks/maps/.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _maps() -> list[Path]:
     shipped = sorted((ROOT / "maps").glob("*.json"))
-    shared = sorted((ROOT.parent / "shared" / "benchmark-maps").glob("*.json"))
+    shared = sorted((ROOT / "benchmarks" / "maps").glob("*.json"))
     return shipped + shared
 
 

@@ -32,7 +32,7 @@ DECK = [
     (NUMBER, 6), (EXPRESS, 2), (EXPRESS, 2), (EXPRESS, 3), (PLUS, 0), (PLUS, 0), (FREE, 0),
 ]  # fmt: skip
 
-METRO_CITY = Path(__file__).resolve().parents[1].parent / "shared/benchmark-maps/metro-city.json"
+METRO_CITY = Path(__file__).resolve().parent / "maps" / "metro-city.json"
 
 
 class City:

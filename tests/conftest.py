@@ -1,4 +1,4 @@
-"""Shared fixtures: a tiny valid map document and paths to reference material."""
+"""Shared fixtures: a tiny valid map document and the benchmark maps."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+BENCHMARK_MAPS = ROOT / "benchmarks" / "maps"
 
 TINY = {
     "$schema": "../schemas/map.schema.json",
@@ -53,7 +53,6 @@ def dumps(doc: object) -> str:
 
 
 @pytest.fixture
-def shared() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip("../shared reference material is not present")
-    return SHARED
+def benchmark_maps() -> Path:
+    """The published Metro X sheets, copied into the repository (benchmarks/maps/README.md)."""
+    return BENCHMARK_MAPS

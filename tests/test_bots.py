@@ -116,8 +116,8 @@ def _play(game, bots, seed):
 
 
 @pytest.mark.parametrize("name", list(BOTS))
-def test_same_seed_same_game(name, shared):
-    city = load_map(shared / "benchmark-maps" / "metro-city.json")
+def test_same_seed_same_game(name, benchmark_maps):
+    city = load_map(benchmark_maps / "metro-city.json")
     game = Game(city, players=2)
     one = _play(game, [make_bot(name, 3), make_bot(name, 4)], 11)
     two = _play(game, [make_bot(name, 3), make_bot(name, 4)], 11)
@@ -125,8 +125,8 @@ def test_same_seed_same_game(name, shared):
     assert one.returns() == two.returns()
 
 
-def test_random_bot_differs_by_seed(shared):
-    city = load_map(shared / "benchmark-maps" / "metro-city.json")
+def test_random_bot_differs_by_seed(benchmark_maps):
+    city = load_map(benchmark_maps / "metro-city.json")
     game = Game(city, players=1)
     assert (
         _play(game, [make_bot("random", 1)], 5).history()
@@ -134,9 +134,9 @@ def test_random_bot_differs_by_seed(shared):
     )
 
 
-def test_stronger_bots_score_more_on_the_same_decks(shared):
+def test_stronger_bots_score_more_on_the_same_decks(benchmark_maps):
     """Deterministic: 12 fixed decks of Metro City, solo."""
-    city = load_map(shared / "benchmark-maps" / "metro-city.json")
+    city = load_map(benchmark_maps / "metro-city.json")
     game = Game(city, players=1)
     mean = {
         name: sum(_play(game, [make_bot(name, 0)], s).score(0) for s in range(12)) / 12

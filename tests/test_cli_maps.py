@@ -44,9 +44,9 @@ def test_intersections_csv_and_text(tiny_file):
     assert "    2         1  #" in res.output
 
 
-def test_intersections_on_benchmark_map_matches_the_transcription(shared):
+def test_intersections_on_benchmark_map_matches_the_transcription(benchmark_maps):
     res = runner.invoke(
-        app, ["intersections", str(shared / "benchmark-maps/metro-city.json"), "-f", "json"]
+        app, ["intersections", str(benchmark_maps / "metro-city.json"), "-f", "json"]
     )
     hist = json.loads(res.output)["histogram"]
     assert hist == {"1": 47, "2": 19, "3": 7, "4": 2, "5": 1}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -197,3 +198,21 @@ def test_any_model_renders_a_parsable_complete_sheet(data, grayscale, labels):
     root = parse(sheet_svg(city, grayscale=grayscale, labels=labels).svg)
     assert len(with_class(root, "station", "g")) == len(city.stations)
     assert len(with_class(root, "window", "rect")) == city.total_windows
+
+
+def test_drawn_elements_carry_semantic_attributes():
+    """The studio and tests find stations, lines and windows by data attributes."""
+    import xml.etree.ElementTree as ET
+
+    from mapkit.mapfile import load_map
+
+    city = load_map(Path(__file__).resolve().parents[1] / "maps" / "berlin.json")
+    root = ET.fromstring(sheet_svg(city).svg)
+    groups = [e for e in root.iter() if e.get("class")]
+    stations = {e.get("data-station") for e in groups if "station" in e.get("class").split()}
+    lines = {e.get("data-line") for e in groups if e.get("class") == "line"}
+    windows = [e for e in groups if e.get("class") == "window"]
+    assert stations == {s.id for s in city.stations}
+    assert lines == {ln.id for ln in city.lines}
+    assert len(windows) == sum(ln.windows for ln in city.lines)
+    assert all(w.get("data-line") in lines for w in windows)

@@ -46,11 +46,11 @@ def test_core_objects_are_closed(path):
 
 
 def _maps():
-    found = sorted(data_dir("maps").glob("*.json")) + sorted((ROOT / "examples").glob("*.json"))
-    shared = ROOT.parent / "shared" / "benchmark-maps"
-    if shared.is_dir():
-        found += sorted(shared.glob("*.json"))
-    return found
+    return (
+        sorted(data_dir("maps").glob("*.json"))
+        + sorted((ROOT / "examples").glob("*.json"))
+        + sorted((ROOT / "benchmarks" / "maps").glob("*.json"))
+    )
 
 
 @pytest.mark.parametrize("path", _maps(), ids=lambda p: p.name)

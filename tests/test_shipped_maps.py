@@ -1,6 +1,6 @@
 """The four shipped cities and the two examples: game proportions, and validate is clean.
 
-Proportions follow the published game (../shared/facts.md): 9 or 10 lines A, B, C, ...,
+Proportions follow the published game (docs/authoring.md): 9 or 10 lines A, B, C, ...,
 1 to 4 windows each, 20 to 26 in all, about 60 to 80 stations, real hubs of 3 to 5 lines,
 Berlin's Ring and Madrid's line 6 as loops, special stations in Paris and Madrid.
 Difficulty is measured by play: the greedy bot's solo mean falls from Amsterdam to Madrid.

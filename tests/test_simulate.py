@@ -110,8 +110,8 @@ def test_game_seed_is_stable():
 
 
 @pytest.fixture
-def metro(shared):
-    return load_map(shared / "benchmark-maps" / "metro-city.json")
+def metro(benchmark_maps):
+    return load_map(benchmark_maps / "metro-city.json")
 
 
 def test_same_report_for_any_number_of_jobs(metro):

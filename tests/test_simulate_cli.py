@@ -134,8 +134,8 @@ def test_heatmap_never_over_the_map(tiny_file):
     assert "refusing to overwrite" in res.output
 
 
-def test_special_variant_runs(shared):
-    res = _run(str(shared / "benchmark-maps" / "metro-city.json"), "--games", "3", "--variant",
+def test_special_variant_runs(benchmark_maps):
+    res = _run(str(benchmark_maps / "metro-city.json"), "--games", "3", "--variant",
                "special", "--bots", "greedy,lookahead", "-f", "json")  # fmt: skip
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["variant"] == "special"

@@ -22,13 +22,7 @@ def _register() -> None:
     import importlib
 
     for name in ("maps", "render", "play", "simulate"):
-        try:
-            module = importlib.import_module(f"mapkit.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"mapkit.cli.{name}":
-                raise
-            continue
-        module.register(app)
+        importlib.import_module(f"mapkit.cli.{name}").register(app)
 
 
 _register()

@@ -197,7 +197,7 @@ class SheetDrawing:
         for ln in self.city.lines:
             pts = fmt_points(lay.drawn_routes.get(ln.id) or lay.routes[ln.id])
             st = self.styles[ln.id]
-            lg = self.group("line", g, id=f"line-{ln.id}")
+            lg = self.group("line", g, id=f"line-{ln.id}", **{"data-line": ln.id})
             common = {"fill": "none", "stroke_linejoin": "round", "stroke_linecap": "round"}
             if st.casing or st.hollow:
                 lg.add(
@@ -260,7 +260,7 @@ class SheetDrawing:
                         **{"class": "special-mark"},
                     )
                 )
-            sg = self.group(" ".join(classes), g, id=f"st-{st.id}")
+            sg = self.group(" ".join(classes), g, id=f"st-{st.id}", **{"data-station": st.id})
             fill = (fills or {}).get(st.id, PAPER_WHITE)
             sg.add(
                 self.dwg.path(
@@ -312,7 +312,7 @@ class SheetDrawing:
         for ln in self.city.lines:
             wg = lay.wagons[ln.id]
             body = INK if self.grayscale else ln.color
-            wgrp = self.group("wagon", g, id=f"wagon-{ln.id}")
+            wgrp = self.group("wagon", g, id=f"wagon-{ln.id}", **{"data-line": ln.id})
             r = wg.rect
             wgrp.add(
                 self.dwg.rect(
@@ -348,7 +348,7 @@ class SheetDrawing:
                         stroke=INK,
                         stroke_width=0.3,
                         id=f"win-{ln.id}-{i}",
-                        **{"class": "window"},
+                        **{"class": "window", "data-line": ln.id},
                     )
                 )
 
