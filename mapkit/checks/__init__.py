@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mapkit.checks.draft import DraftGaps
 from mapkit.mapfile import LoadResult, load_source
 from mapkit.notices import NOTICES, Diagnostic, Severity
 
@@ -60,15 +61,21 @@ def unknown_codes(patterns: Iterable[str]) -> list[str]:
     ]
 
 
-def run_layers(result: LoadResult, paper: str = "a4") -> list[Diagnostic]:
+def run_layers(
+    result: LoadResult, paper: str = "a4", draft: DraftGaps | None = None
+) -> list[Diagnostic]:
+    """The topology, geometry and design layers over a loaded map (``draft``: its gaps)."""
     diags = list(result.diagnostics)
     if result.map is None:
         return diags
     from mapkit.checks import design, geometry, topology
     from mapkit.checks.context import CheckContext
 
-    ctx = CheckContext(result, result.map, paper)
-    for layer in (topology, geometry, design):
+    ctx = CheckContext(result, result.map, paper, draft)
+    layers = (
+        (geometry, design) if draft is not None and draft.no_lines else (topology, geometry, design)
+    )
+    for layer in layers:
         layer.check(ctx)
     diags.extend(ctx.diagnostics)
     return diags
@@ -85,10 +92,17 @@ def validate_source(
     paper: str = "a4",
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
+    draft: bool = False,
 ) -> FileReport:
-    """Validate a map given as bytes or text."""
+    """Validate a map given as bytes or text; ``draft``: a half-drawn map (checks.draft)."""
     keep = code_filter(select, ignore)
-    diags = run_layers(load_source(data, path), paper)
+    if draft:
+        from mapkit.checks.draft import load_draft
+
+        result, gaps = load_draft(data, path)
+        diags = run_layers(result, paper, gaps)
+    else:
+        diags = run_layers(load_source(data, path), paper)
     return FileReport(path, sorted((d for d in diags if keep(d.code)), key=_sort_key))
 
 
@@ -98,7 +112,8 @@ def validate_path(
     paper: str = "a4",
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
+    draft: bool = False,
 ) -> FileReport:
     """Validate a map file. OSError propagates: an unreadable file is a usage problem."""
     data = Path(path).read_bytes()
-    return validate_source(data, str(path), paper=paper, select=select, ignore=ignore)
+    return validate_source(data, str(path), paper=paper, select=select, ignore=ignore, draft=draft)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from mapkit.checks.draft import DraftGaps
 from mapkit.mapfile import CityMap, LoadResult
 from mapkit.notices import Diagnostic, make
 from mapkit.sheet import SheetLayout, layout
@@ -16,6 +17,7 @@ class CheckContext:
     result: LoadResult
     city: CityMap
     paper: str = "a4"
+    draft: DraftGaps | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @cached_property

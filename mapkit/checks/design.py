@@ -44,7 +44,10 @@ def _pct(p: float) -> str:
 def completion(ctx: CheckContext) -> dict[str, float | None]:
     """DES001, DES002; returns each line's completion chance for DES005."""
     chances: dict[str, float | None] = {}
+    missing = ctx.draft.missing_windows if ctx.draft else frozenset()
     for ln in ctx.city.lines:
+        if ln.id in missing:
+            continue
         key = _key(ctx, ln)
         own = sum(key[0])
         need = min_windows(key)
@@ -156,7 +159,11 @@ def colours(ctx: CheckContext) -> None:
 
 def bonuses(ctx: CheckContext, chances: dict[str, float | None]) -> None:
     """DES005: a longer and harder line should not pay less (first-finisher bonus)."""
-    lines = [ln for ln in ctx.city.lines if chances.get(ln.id) is not None]
+    lines = [
+        ln
+        for ln in ctx.city.lines
+        if chances.get(ln.id) is not None and (ctx.draft is None or ctx.draft.complete(ln.id))
+    ]
     for a in lines:
         pa = chances[a.id]
         worse = [

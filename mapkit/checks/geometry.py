@@ -217,6 +217,8 @@ class _Geo:
 
         r = self.m.station_r
         lines = list(self.city.lines)
+        if not lines:
+            return
         rects = [self.sheet.wagons[ln.id].rect for ln in lines]
         if not all(_finite(w.x, w.y, w.w, w.h) for w in rects):
             return

@@ -43,6 +43,13 @@ def validate(
     ] = None,
     ignore: Annotated[list[str] | None, typer.Option(help="Skip these codes or prefixes.")] = None,
     strict: Annotated[bool, typer.Option(help="Warnings also make the exit code 1.")] = False,
+    draft: Annotated[
+        bool,
+        typer.Option(
+            help="A map still being drawn: no lines yet, or lines without windows or points, "
+            "is not an error; everything present is checked."
+        ),
+    ] = False,
 ) -> None:
     """Check maps: syntax, schema, references, topology, print geometry, game design.
 
@@ -58,7 +65,9 @@ def validate(
     reports = []
     for path in map_paths(maps):
         try:
-            reports.append(validate_path(path, paper=paper.value, select=sel, ignore=ign))
+            reports.append(
+                validate_path(path, paper=paper.value, select=sel, ignore=ign, draft=draft)
+            )
         except OSError as exc:
             fail(f"cannot read {path}: {exc.strerror}", 2)
     if format is ReportFormat.json:
