@@ -1,0 +1,85 @@
+"""``mapkit studio``: edit a map in the browser with the checks live (mapkit.studio)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from mapkit.cli.common import fail
+
+
+def studio(
+    map: Annotated[
+        str | None,
+        typer.Argument(
+            help="A map file (a new one if it does not exist yet) or a shipped city name "
+            "(opened read-only: use save as)."
+        ),
+    ] = None,
+    port: Annotated[int, typer.Option(help="Port on 127.0.0.1 (0: a free one).")] = 0,
+    browser: Annotated[
+        bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")
+    ] = True,
+) -> None:
+    """Design a map in the browser: draw, see every problem live, play-test, save.
+
+    Serves one map on http://127.0.0.1:PORT until Ctrl+C. Nothing is written until you
+    save; a new map is written where MAP says.
+    """
+    import json
+    from pathlib import Path
+
+    from mapkit.resources import data_dir, resolve_map
+
+    path = resolve_map(map) if map else Path("new-city.json")
+    readonly = path.exists() and path.resolve().parent == data_dir("maps").resolve()
+    if path.is_dir():
+        fail(f"{map} is a folder; name a map file (e.g. {map}/my-city.json)", 2)
+    if not path.exists() and not path.parent.resolve().is_dir():
+        fail(f"the folder {path.parent} does not exist", 2)
+    if not 0 <= port <= 65535:
+        fail("--port must be 0 (a free port) up to 65535", 2)
+
+    from mapkit.studio.session import Session
+
+    try:
+        session = Session(path, readonly=readonly)
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}", 2)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        fail(f"{path} is not valid JSON ({exc}); fix it in a text editor first", 1)
+    except ValueError as exc:
+        fail(f"{path}: {exc}", 1)
+
+    import socket
+
+    import uvicorn
+
+    from mapkit.studio.app import create_app
+
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError as exc:
+        sock.close()
+        fail(f"cannot serve on port {port}: {exc.strerror}", 2)
+    port = sock.getsockname()[1]
+    hosts = [f"127.0.0.1:{port}", f"localhost:{port}"]
+    url = f"http://127.0.0.1:{port}/"
+    app = create_app(session, hosts)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    state = "read-only (use save as)" if readonly else "new: nothing written until you save"
+    note = "" if path.exists() and not readonly else f" [{state}]"
+    typer.echo(f"mapkit studio: {path}{note}\n  {url}  (Ctrl+C to stop)", err=True)
+    if browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(0.3, webbrowser.open, args=(url,)).start()
+    server.run(sockets=[sock])
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(studio)

@@ -1,0 +1,277 @@
+"""The studio's HTTP API (docs/studio.md) as a Starlette application.
+
+Every route is a thin call into the library: ``mapkit.checks`` for diagnostics,
+``mapkit.intersections``, ``mapkit.render`` for the sheet and the heatmap,
+``mapkit.simulate`` (in a worker process) for play-tests. Requests must name this
+server in ``Host`` (and ``Origin``, when sent) and writes must be JSON, so that
+another web site can neither read the map through DNS rebinding nor post to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from mapkit.sheet import PAPERS
+from mapkit.studio.playtest import PlaytestConfig, Worker, run_report, shipped_means
+from mapkit.studio.session import SaveRefused, Session, StaleRevision
+
+STATIC = Path(__file__).resolve().parent / "static"
+_ASSETS = {"studio.js": "text/javascript", "studio.css": "text/css"}
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.extra = status, message, extra
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise ApiError(415, "send the request body as JSON (Content-Type: application/json)")
+    raw = await request.body()
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ApiError(400, "request body is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ApiError(
+            400,
+            f"request body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+        ) from None
+
+
+def _paper(request: Request) -> str:
+    paper = request.query_params.get("paper", "a4")
+    if paper not in PAPERS:
+        raise ApiError(400, f"unknown paper {paper!r}; use {' or '.join(PAPERS)}")
+    return paper
+
+
+def _flag(request: Request, name: str, default: bool) -> bool:
+    value = request.query_params.get(name)
+    if value is None:
+        return default
+    return value.lower() in ("1", "true", "yes", "on")
+
+
+def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
+    """The studio for ``session``; ``allowed_hosts``: the ``host:port`` names of this server."""
+    hosts = {h.lower() for h in allowed_hosts}
+    origins = {f"http://{h}" for h in hosts}
+    worker = Worker()
+    playtests: dict[str, Any] = {}
+
+    def cached(key: tuple, make):
+        rev = session.current
+        full = (rev.token, *key)
+        if full not in session.cache:
+            session.cache[full] = make(rev)
+        return session.cache[full]
+
+    def city_or_422(rev):
+        if rev.city is None:
+            result = rev.draft[0]
+            codes = sorted({d.code for d in result.diagnostics})
+            why = (
+                f"the map has errors that stop it from loading ({', '.join(codes)})"
+                if codes
+                else "the map has no stations yet"
+            )
+            raise ApiError(422, why, codes=codes)
+        return rev.city
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in _ASSETS:
+            return _error(404, f"no such file: {name}")
+        return FileResponse(STATIC / name, media_type=_ASSETS[name])
+
+    async def get_map(request: Request) -> Response:
+        return JSONResponse(session.state())
+
+    async def put_map(request: Request) -> Response:
+        body = await _json_body(request)
+        if not isinstance(body, dict) or "revision" not in body or "map" not in body:
+            raise ApiError(400, 'expected {"revision": "<token from GET /api/map>", "map": {...}}')
+        if not isinstance(body["map"], dict):
+            raise ApiError(422, "the map must be a JSON object")
+        try:
+            rev = session.replace(body["map"], str(body["revision"]))
+        except StaleRevision:
+            raise ApiError(
+                409,
+                "the map changed since this revision; reload it",
+                revision=session.current.token,
+            ) from None
+        return JSONResponse({"revision": rev.token, "dirty": session.dirty})
+
+    async def diagnostics(request: Request) -> Response:
+        from mapkit.checks import validate_source
+
+        paper, draft = _paper(request), _flag(request, "draft", True)
+
+        def make(rev):
+            return validate_source(rev.text, str(session.path), paper=paper, draft=draft)
+
+        report = cached(("diagnostics", paper, draft), make)
+        return JSONResponse(
+            {
+                "revision": session.current.token,
+                "draft": draft,
+                "path": report.path,
+                "valid": report.valid,
+                "diagnostics": [d.to_dict() for d in report.diagnostics],
+            }
+        )
+
+    async def sheet(request: Request) -> Response:
+        from mapkit.render.svg import sheet_svg
+
+        paper, labels = _paper(request), _flag(request, "labels", False)
+
+        def make(rev):
+            res = sheet_svg(city_or_422(rev), paper=paper, labels=labels)
+            lay = res.layout
+            return res.svg, {
+                "width": lay.width,
+                "height": lay.height,
+                "scale": lay.scale,
+                "offset": list(lay.offset),
+                "station_r": lay.metrics.station_r,
+            }
+
+        svg, layout = cached(("sheet", paper, labels), make)
+        headers = {
+            "X-Mapkit-Revision": session.current.token,
+            "X-Mapkit-Layout": json.dumps(layout),
+            "Cache-Control": "no-store",
+        }
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+
+    async def intersections(request: Request) -> Response:
+        from mapkit.intersections import intersections as count
+
+        data = cached(("intersections",), lambda rev: count(city_or_422(rev)).to_dict())
+        return JSONResponse({"revision": session.current.token, **data})
+
+    async def simulate(request: Request) -> Response:
+        cfg = _playtest_config(await _json_body(request))
+        rev = session.current
+        loop = asyncio.get_running_loop()
+        try:
+            report = await asyncio.wrap_future(worker.submit(run_report, rev.text, cfg), loop=loop)
+        except ValueError as exc:
+            raise ApiError(422, str(exc)) from None
+        playtests["last"] = (rev, report)
+        return JSONResponse(report, headers={"X-Mapkit-Revision": rev.token})
+
+    async def reference(request: Request) -> Response:
+        cfg = _playtest_config(await _json_body(request))
+        if cfg not in worker.references:
+            loop = asyncio.get_running_loop()
+            worker.references[cfg] = await asyncio.wrap_future(
+                worker.submit(shipped_means, cfg), loop=loop
+            )
+        return JSONResponse({"cities": worker.references[cfg]})
+
+    async def heatmap(request: Request) -> Response:
+        from mapkit.render.heatmap import heatmap_svg
+
+        if "last" not in playtests:
+            raise ApiError(404, "no play-test has run yet (POST /api/simulate)")
+        rev, report = playtests["last"]
+        values = {s["id"]: s["empty_rate"] for s in report["stations"]}
+        svg = heatmap_svg(
+            rev.city,
+            values,
+            title="stations left empty",
+            legend="left empty",
+            paper=_paper(request),
+            percent=True,
+        )
+        return Response(svg, media_type="image/svg+xml", headers={"X-Mapkit-Revision": rev.token})
+
+    async def save(request: Request) -> Response:
+        body = await _json_body(request)
+        if not isinstance(body, dict):
+            raise ApiError(400, 'expected {"overwrite": false} or {"path": "new-city.json"}')
+        if "revision" in body and body["revision"] != session.current.token:
+            raise ApiError(
+                409, "the map changed since this revision", revision=session.current.token
+            )
+        target = body.get("path")
+        if target is not None and (not isinstance(target, str) or not target.strip()):
+            raise ApiError(400, "path must be a file name ending in .json")
+        try:
+            dest = session.save(overwrite=bool(body.get("overwrite")), target=target)
+        except SaveRefused as exc:
+            raise ApiError(409 if exc.conflict else 403, str(exc), conflict=exc.conflict) from None
+        return JSONResponse({"path": str(dest), **session.state()})
+
+    async def guard(request: Request, call_next):
+        host = request.headers.get("host", "").lower()
+        if host not in hosts:
+            return _error(403, f"refused: this server answers only as {' or '.join(sorted(hosts))}")
+        origin = request.headers.get("origin")
+        if origin is not None and origin.lower() not in origins:
+            return _error(403, f"refused: requests from {origin} are not allowed")
+        return await call_next(request)
+
+    async def api_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiError)
+        return _error(exc.status, exc.message, **exc.extra)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        yield
+        worker.close()
+
+    routes = [
+        Route("/", index),
+        Route("/static/{name}", asset),
+        Route("/api/map", get_map, methods=["GET"]),
+        Route("/api/map", put_map, methods=["PUT"]),
+        Route("/api/diagnostics", diagnostics),
+        Route("/api/sheet.svg", sheet),
+        Route("/api/intersections", intersections),
+        Route("/api/simulate", simulate, methods=["POST"]),
+        Route("/api/reference", reference, methods=["POST"]),
+        Route("/api/heatmap.svg", heatmap),
+        Route("/api/save", save, methods=["POST"]),
+    ]
+    from starlette.middleware import Middleware
+    from starlette.middleware.base import BaseHTTPMiddleware
+
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(BaseHTTPMiddleware, dispatch=guard)],
+        exception_handlers={ApiError: api_error},
+        lifespan=lifespan,
+    )
+    app.state.session = session
+    app.state.worker = worker
+    return app
+
+
+def _playtest_config(body: Any) -> PlaytestConfig:
+    try:
+        return PlaytestConfig.from_request(body)
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
