@@ -148,14 +148,7 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
 
         def make(rev):
             res = sheet_svg(city_or_422(rev), paper=paper, labels=labels)
-            lay = res.layout
-            return res.svg, {
-                "width": lay.width,
-                "height": lay.height,
-                "scale": lay.scale,
-                "offset": list(lay.offset),
-                "station_r": lay.metrics.station_r,
-            }
+            return res.svg, _layout_json(res.layout)
 
         svg, layout = cached(("sheet", paper, labels), make)
         headers = {
@@ -197,16 +190,24 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
         if "last" not in playtests:
             raise ApiError(404, "no play-test has run yet (POST /api/simulate)")
         rev, report = playtests["last"]
-        values = {s["id"]: s["empty_rate"] for s in report["stations"]}
+        from mapkit.sheet import layout
+
+        paper = _paper(request)
+        values = {s["station"]: s["empty_rate"] for s in report["stations"]}
         svg = heatmap_svg(
             rev.city,
             values,
             title="stations left empty",
             legend="left empty",
-            paper=_paper(request),
+            paper=paper,
             percent=True,
         )
-        return Response(svg, media_type="image/svg+xml", headers={"X-Mapkit-Revision": rev.token})
+        headers = {
+            "X-Mapkit-Revision": rev.token,
+            "X-Mapkit-Layout": json.dumps(_layout_json(layout(rev.city, paper))),
+            "Cache-Control": "no-store",
+        }
+        return Response(svg, media_type="image/svg+xml", headers=headers)
 
     async def save(request: Request) -> Response:
         body = await _json_body(request)
@@ -268,6 +269,17 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
     app.state.session = session
     app.state.worker = worker
     return app
+
+
+def _layout_json(lay) -> dict[str, Any]:
+    """What the page needs to map sheet millimetres to map units and back."""
+    return {
+        "width": lay.width,
+        "height": lay.height,
+        "scale": lay.scale,
+        "offset": list(lay.offset),
+        "station_r": lay.metrics.station_r,
+    }
 
 
 def _playtest_config(body: Any) -> PlaytestConfig:

@@ -1,0 +1,967 @@
+// mapkit studio: the page. Plain JavaScript, no build step, no libraries.
+// The server owns checks, rendering and play-tests (docs/studio.md); this file owns
+// drawing gestures, undo/redo and the browser-side autosave.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const HISTORY = 200;
+const PALETTE = ["#dd001f", "#1344ad", "#00963f", "#f08c00", "#8e3fae", "#00a0d2",
+  "#e4007c", "#8b5a2b", "#6b8e00", "#333333", "#c2185b", "#00796b"];
+const $ = (sel) => document.querySelector(sel);
+const $$ = (sel) => Array.from(document.querySelectorAll(sel));
+const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+
+const S = {
+  doc: null, revision: null, path: "", readonly: false, savedText: "",
+  undo: [], redo: [], tool: "select", sel: null, pending: null,
+  layout: null, sheetRevision: null, diags: [], ix: {}, view: null,
+  grid: 0.5, snap: true, labels: false, draft: true, paper: "a4", heat: false,
+  syncing: false, needSync: false, drag: null, guides: [], rubber: null, playtest: null,
+};
+
+// ---- model helpers ------------------------------------------------------------------------
+const stations = () => S.doc.stations || (S.doc.stations = []);
+const lines = () => S.doc.lines || (S.doc.lines = []);
+const station = (id) => stations().find((s) => s.id === id);
+const line = (id) => lines().find((l) => l.id === id);
+const linesAt = (id) => lines().filter((l) => (l.stops || []).includes(id)).map((l) => l.id);
+
+function freeStationId() {
+  const used = new Set(stations().map((s) => s.id));
+  for (let i = stations().length + 1; ; i++) if (!used.has(`s${i}`)) return `s${i}`;
+}
+function freeLineId() {
+  const used = new Set(lines().map((l) => l.id));
+  for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") if (!used.has(c)) return c;
+  for (let i = 1; ; i++) if (!used.has(`L${i}`)) return `L${i}`;
+}
+function freeColour() {
+  const used = new Set(lines().map((l) => (l.color || "").toLowerCase()));
+  return PALETTE.find((c) => !used.has(c)) || PALETTE[lines().length % PALETTE.length];
+}
+const round = (v) => Math.round(v * 1000) / 1000;
+
+function neighbours(id) {
+  const out = [];
+  for (const l of lines()) {
+    const stops = l.stops || [];
+    const i = stops.indexOf(id);
+    if (i < 0) continue;
+    if (i > 0) out.push(stops[i - 1]);
+    else if (l.depot) out.push(null);
+    if (i < stops.length - 1) out.push(stops[i + 1]);
+    else if (l.loop && stops.length > 2) out.push(stops[0]);
+  }
+  return out.filter((n) => n && station(n)).map((n) => station(n));
+}
+
+function autoDepot(l) {
+  const a = station(l.stops[0]);
+  const b = station(l.stops[1]);
+  let dx = a.x - b.x;
+  let dy = a.y - b.y;
+  const len = Math.hypot(dx, dy) || 1;
+  dx /= len; dy /= len;
+  const k = Math.round(Math.atan2(dy, dx) / (Math.PI / 4)) * (Math.PI / 4);
+  const d = 3 * S.grid;
+  l.depot = { x: round(a.x + Math.cos(k) * d), y: round(a.y + Math.sin(k) * d) };
+}
+
+// A polyline with 45-degree bends from the depot through every stop (shape "octilinear").
+function octilinearShape(l) {
+  const pts = [[l.depot.x, l.depot.y]];
+  const stops = l.stops.map((id) => station(id)).filter(Boolean);
+  const path = l.loop ? [...stops, stops[0]] : stops;
+  for (const s of path) {
+    const [px, py] = pts[pts.length - 1];
+    const dx = s.x - px;
+    const dy = s.y - py;
+    const ax = Math.abs(dx);
+    const ay = Math.abs(dy);
+    if (ax > 1e-9 && ay > 1e-9 && Math.abs(ax - ay) > 1e-9) {
+      if (ax > ay) pts.push([round(px + Math.sign(dx) * (ax - ay)), py]);
+      else pts.push([px, round(py + Math.sign(dy) * (ay - ax))]);
+    }
+    pts.push([s.x, s.y]);
+  }
+  return pts;
+}
+
+function refreshShapes() {
+  for (const l of lines()) if (l.shape && l.depot && l.stops.every((s) => station(s))) l.shape = octilinearShape(l);
+}
+
+// ---- history ------------------------------------------------------------------------------
+function snapshot() { return JSON.stringify(S.doc); }
+
+function edit(fn) {
+  const before = snapshot();
+  fn(S.doc);
+  refreshShapes();
+  if (snapshot() === before) return;
+  S.undo.push(before);
+  if (S.undo.length > HISTORY) S.undo.shift();
+  S.redo = [];
+  changed();
+}
+function undo() {
+  if (!S.undo.length) return;
+  S.redo.push(snapshot());
+  S.doc = JSON.parse(S.undo.pop());
+  S.pending = null;
+  keepSelection();
+  changed();
+}
+function redo() {
+  if (!S.redo.length) return;
+  S.undo.push(snapshot());
+  S.doc = JSON.parse(S.redo.pop());
+  keepSelection();
+  changed();
+}
+function keepSelection() {
+  if (S.sel && S.sel.kind === "station" && !station(S.sel.id)) S.sel = null;
+  if (S.sel && S.sel.kind === "line" && !line(S.sel.id)) S.sel = null;
+}
+
+function changed() {
+  autosave();
+  drawOverlay();
+  drawPanels();
+  scheduleSync();
+}
+
+// ---- server sync --------------------------------------------------------------------------
+async function api(method, url, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(url, opts);
+  const type = res.headers.get("content-type") || "";
+  const data = type.includes("json") ? await res.json() : await res.text();
+  return { res, data };
+}
+
+function scheduleSync() {
+  if (S.syncing) { S.needSync = true; return; }
+  sync();
+}
+
+async function sync() {
+  S.syncing = true;
+  S.needSync = false;
+  status("checking…");
+  try {
+    const { res, data } = await api("PUT", "/api/map", { revision: S.revision, map: S.doc });
+    if (res.status === 409) {
+      banner("This map was changed from another tab or window. Reload to continue from there.",
+        [["Reload", () => location.reload()]]);
+      return;
+    }
+    if (!res.ok) { status(data.error || `error ${res.status}`); return; }
+    S.revision = data.revision;
+    markDirty(data.dirty);
+    if (!S.needSync) await Promise.all([loadDiagnostics(), loadSheet(), loadIntersections()]);
+  } catch (err) {
+    status(`server unreachable: ${err.message}`);
+  } finally {
+    S.syncing = false;
+    if (S.needSync) sync();
+    else status(`${stations().length} stations · ${lines().length} lines`);
+  }
+}
+
+async function loadDiagnostics() {
+  const { res, data } = await api("GET", `/api/diagnostics?paper=${S.paper}&draft=${S.draft ? 1 : 0}`);
+  if (!res.ok || data.revision !== S.revision) return;
+  S.diags = data.diagnostics;
+  drawDiagnostics();
+  drawOverlay();
+}
+
+async function loadIntersections() {
+  const { res, data } = await api("GET", "/api/intersections");
+  S.ix = {};
+  if (res.ok) for (const s of data.stations) S.ix[s.id] = s.count;
+}
+
+async function loadSheet() {
+  const url = S.heat
+    ? `/api/heatmap.svg?paper=${S.paper}`
+    : `/api/sheet.svg?paper=${S.paper}&labels=${S.labels ? 1 : 0}`;
+  const res = await fetch(url);
+  const layer = $("#sheet-layer");
+  if (!res.ok) {
+    const data = await res.json();
+    if (!S.doc.stations.length) { layer.replaceChildren(); S.layout = null; }
+    else status(data.error);
+    drawOverlay();
+    return;
+  }
+  const text = await res.text();
+  if (!S.heat && res.headers.get("X-Mapkit-Revision") !== S.revision) return;
+  S.layout = JSON.parse(res.headers.get("X-Mapkit-Layout"));
+  const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+  const vb = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
+  svg.setAttribute("width", vb[2]);
+  svg.setAttribute("height", vb[3]);
+  svg.removeAttribute("id");
+  const { scale: s, offset: [ox, oy] } = S.layout;
+  layer.setAttribute("transform", `matrix(${1 / s} 0 0 ${1 / s} ${-ox / s} ${-oy / s})`);
+  layer.replaceChildren(document.importNode(svg, true));
+  S.sheetRevision = S.revision;
+  if (!S.view) fit();
+  drawOverlay();
+}
+
+// ---- view ---------------------------------------------------------------------------------
+function fit() {
+  if (S.layout) {
+    const { scale: s, offset: [ox, oy], width, height } = S.layout;
+    setView({ x: -ox / s, y: -oy / s, w: width / s, h: height / s });
+  } else {
+    setView({ x: -1, y: -1, w: 20, h: 14 });
+  }
+}
+function setView(v) {
+  const stage = $("#stage").getBoundingClientRect();
+  const aspect = stage.width / Math.max(stage.height, 1);
+  if (v.w / v.h < aspect) { const w = v.h * aspect; v.x -= (w - v.w) / 2; v.w = w; }
+  else { const h = v.w / aspect; v.y -= (h - v.h) / 2; v.h = h; }
+  S.view = v;
+  const c = $("#canvas");
+  c.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+  const r = $("#grid-rect");
+  r.setAttribute("x", v.x); r.setAttribute("y", v.y);
+  r.setAttribute("width", v.w); r.setAttribute("height", v.h);
+}
+function unitsPerPixel() {
+  return S.view ? S.view.w / Math.max($("#canvas").getBoundingClientRect().width, 1) : 0.02;
+}
+function toMap(evt) {
+  const c = $("#canvas");
+  const pt = c.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  const p = pt.matrixTransform(c.getScreenCTM().inverse());
+  return { x: p.x, y: p.y };
+}
+function setGrid(step) {
+  S.grid = step;
+  const p = $("#grid");
+  p.setAttribute("width", step); p.setAttribute("height", step);
+  $("#grid-path").setAttribute("d", `M ${step} 0 L 0 0 0 ${step}`);
+}
+
+// ---- snapping -----------------------------------------------------------------------------
+// Grid first; then the eight directions from each neighbour win when the point is near one
+// (two such rays: their crossing). Returns the point and the guides to draw.
+function snap(p, anchors, free) {
+  if (!S.snap || free) return { p: { x: round(p.x), y: round(p.y) }, guides: [] };
+  const g = S.grid;
+  const grid = { x: round(Math.round(p.x / g) * g), y: round(Math.round(p.y / g) * g) };
+  const tol = Math.max(0.3 * g, 10 * unitsPerPixel());
+  const rays = [];
+  for (const a of anchors) {
+    const dx = p.x - a.x;
+    const dy = p.y - a.y;
+    if (Math.hypot(dx, dy) < 1e-9) continue;
+    const k = Math.round(Math.atan2(dy, dx) / (Math.PI / 4)) * (Math.PI / 4);
+    const ux = Math.round(Math.cos(k) * 1e9) / 1e9;
+    const uy = Math.round(Math.sin(k) * 1e9) / 1e9;
+    const t = dx * ux + dy * uy;
+    const off = Math.abs(dx * uy - dy * ux);
+    if (t > 0 && off < tol) rays.push({ a, ux, uy, off });
+  }
+  rays.sort((r1, r2) => r1.off - r2.off);
+  if (rays.length >= 2) {
+    const [r1, r2] = rays;
+    const det = r1.ux * r2.uy - r1.uy * r2.ux;
+    if (Math.abs(det) > 1e-6) {
+      const t = ((r2.a.x - r1.a.x) * r2.uy - (r2.a.y - r1.a.y) * r2.ux) / det;
+      const x = { x: round(r1.a.x + r1.ux * t), y: round(r1.a.y + r1.uy * t) };
+      if (Math.hypot(x.x - p.x, x.y - p.y) < 2 * tol) return { p: x, guides: [[r1.a, x], [r2.a, x]] };
+    }
+  }
+  if (rays.length) {
+    const r = rays[0];
+    let q;
+    if (Math.abs(r.ux) > 0.1) {
+      const x = Math.round((p.x - r.a.x) / g) * g;
+      q = { x: round(r.a.x + x), y: round(r.a.y + (x * r.uy) / r.ux) };
+    } else {
+      const y = Math.round((p.y - r.a.y) / g) * g;
+      q = { x: round(r.a.x), y: round(r.a.y + y) };
+    }
+    return { p: q, guides: [[r.a, q]] };
+  }
+  return { p: grid, guides: [] };
+}
+
+// ---- overlay (map units) ------------------------------------------------------------------
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function stationRadius() {
+  return S.layout ? (S.layout.station_r * 1.25) / S.layout.scale : Math.max(0.25, S.grid * 0.45);
+}
+
+function drawOverlay() {
+  const g = $("#overlay");
+  g.replaceChildren();
+  const r = stationRadius();
+  const problems = new Set();
+  for (const d of S.diags) {
+    const m = /^\/stations\/(\d+)/.exec(d.pointer);
+    if (m && stations()[+m[1]] && d.severity !== "info") problems.add(stations()[+m[1]].id);
+  }
+  const sel = S.sel;
+  if (sel && sel.kind === "line" && line(sel.id)) {
+    const l = line(sel.id);
+    const pts = (l.shape || [[l.depot?.x, l.depot?.y], ...l.stops.map((id) => [station(id)?.x, station(id)?.y])])
+      .filter((p) => p[0] !== undefined);
+    if (l.loop && !l.shape && l.stops.length > 2) pts.push([station(l.stops[0]).x, station(l.stops[0]).y]);
+    el("polyline", { class: "line-sel", points: pts.map((p) => p.join(",")).join(" "), "stroke-width": r * 1.6 }, g);
+  }
+  for (const l of lines()) {
+    if (!l.depot) continue;
+    el("rect", {
+      class: `depot${sel && sel.kind === "line" && sel.id === l.id ? " selected" : ""}`,
+      x: l.depot.x - r * 1.2, y: l.depot.y - r * 0.8, width: r * 2.4, height: r * 1.6, rx: r * 0.2,
+      "data-depot": l.id, "stroke-width": r * 0.15,
+    }, g);
+  }
+  if (S.pending && S.rubber) {
+    const from = station(S.pending.last());
+    if (from) el("line", { class: "rubber", x1: from.x, y1: from.y, x2: S.rubber.x, y2: S.rubber.y, "stroke-width": r * 0.3 }, g);
+  }
+  for (const [a, b] of S.guides) {
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    el("line", { class: "guide", x1: a.x - dx, y1: a.y - dy, x2: b.x + dx, y2: b.y + dy, "stroke-width": r * 0.15 }, g);
+  }
+  const fresh = S.sheetRevision !== S.revision || !S.layout;
+  const pendingIds = new Set(S.pending ? S.pending.ids() : []);
+  for (const s of stations()) {
+    const cls = ["handle"];
+    if (fresh || !S.layout) cls.push("fresh");
+    if (problems.has(s.id)) cls.push("problem");
+    if (pendingIds.has(s.id)) cls.push("pending");
+    if (sel && sel.kind === "station" && sel.id === s.id) cls.push("selected");
+    el("circle", { class: cls.join(" "), cx: s.x, cy: s.y, r, "data-handle": s.id, "stroke-width": r * 0.22 }, g);
+  }
+  hint();
+}
+
+function hint() {
+  const h = $("#hint");
+  if (S.tool === "station") h.textContent = "Station: click to place a station (Shift: off the grid). Esc: back to Select.";
+  else if (S.tool === "line") {
+    h.textContent = S.pending
+      ? `Line ${S.pending.lineId || "(new)"}: click the next station, or empty space for a new one. Enter/Esc ends the line.`
+      : "Line: click the first station (or the end of the selected line to extend it).";
+  } else if (!stations().length) h.textContent = "An empty map: press S and click to place stations, then L to draw lines through them.";
+  else h.textContent = "Select: click a station, line or wagon; drag to move (Shift: no snapping); drag empty space to pan; wheel to zoom.";
+}
+
+// ---- panels -------------------------------------------------------------------------------
+function drawPanels() {
+  q("unsaved-marker").hidden = snapshot() === S.savedText;
+  q("cmd-undo").disabled = !S.undo.length;
+  q("cmd-redo").disabled = !S.redo.length;
+  q("cmd-delete").disabled = !S.sel || S.sel.kind === "map";
+  q("cmd-save").disabled = S.readonly;
+  for (const b of $$("[data-tool]")) b.setAttribute("aria-pressed", String(b.dataset.tool === S.tool));
+  $("#canvas").setAttribute("class", `tool-${S.tool}`);
+  drawInspector();
+  drawLineList();
+}
+
+function field(label, testid, value, attrs = {}) {
+  const type = attrs.type || "text";
+  const extra = Object.entries(attrs).filter(([k]) => k !== "type").map(([k, v]) => `${k}="${v}"`).join(" ");
+  if (type === "checkbox") return `<label>${label}</label><input type="checkbox" data-testid="${testid}" ${value ? "checked" : ""} ${extra}>`;
+  return `<label>${label}</label><input type="${type}" data-testid="${testid}" value="${esc(value ?? "")}" ${extra}>`;
+}
+function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
+
+function drawInspector() {
+  const box = q("inspector");
+  const sel = S.sel;
+  if (sel && sel.kind === "station" && station(sel.id)) {
+    const s = station(sel.id);
+    const on = linesAt(s.id);
+    box.innerHTML = `<h2>Station</h2><div class="form">
+      ${field("id", "station-id", s.id)}
+      ${field("name", "station-name", s.name)}
+      ${field("x", "station-x", s.x, { type: "number", step: "any" })}
+      ${field("y", "station-y", s.y, { type: "number", step: "any" })}
+      ${field("special", "station-special", s.special, { type: "checkbox" })}
+      <label>lines</label><span>${on.length ? on.join(", ") : '<span class="needs">none yet</span>'}</span>
+      <label>interchange</label><span>${S.ix[s.id] ?? on.length}</span></div>`;
+    bind("station-id", (v) => renameStation(s.id, v));
+    bind("station-name", (v) => edit(() => { if (v) s.name = v; else delete s.name; }));
+    bind("station-x", (v) => edit(() => { if (v !== "" && isFinite(+v)) s.x = +v; }));
+    bind("station-y", (v) => edit(() => { if (v !== "" && isFinite(+v)) s.y = +v; }));
+    bind("station-special", (v, e) => edit(() => { if (e.target.checked) s.special = true; else delete s.special; }));
+    return;
+  }
+  if (sel && sel.kind === "line" && line(sel.id)) {
+    const l = line(sel.id);
+    const stopsHtml = l.stops.map((id, i) => `<li><span>${i + 1}. ${esc(station(id)?.name || id)}</span>
+      <button data-testid="stop-up" data-i="${i}" title="Earlier">↑</button>
+      <button data-testid="stop-down" data-i="${i}" title="Later">↓</button>
+      <button data-testid="stop-remove" data-i="${i}" title="Remove from the line">×</button></li>`).join("");
+    box.innerHTML = `<h2>Line ${esc(l.id)}</h2><div class="form">
+      ${field("letter", "line-id", l.id)}
+      ${field("name", "line-name", l.name)}
+      ${field("colour", "line-color", l.color, { type: "color" })}
+      ${field("windows", "line-windows", l.windows, { type: "number", min: 1, max: 8, placeholder: "not set" })}
+      ${field("points 1st", "line-first", l.points?.first, { type: "number", min: 0, placeholder: "not set" })}
+      ${field("points later", "line-others", l.points?.others, { type: "number", min: 0, placeholder: "not set" })}
+      ${field("loop", "line-loop", l.loop, { type: "checkbox" })}
+      <label>shape</label><select data-testid="line-shape"><option value="straight">straight</option><option value="octilinear" ${l.shape ? "selected" : ""}>45° bends</option></select>
+      <label>stops</label><span><button data-testid="line-reverse">reverse</button> <button data-testid="line-extend">extend (L)</button></span>
+      <ul class="stops wide">${stopsHtml}</ul></div>
+      <p class="muted">Drag the dashed box (the wagon) to move the depot.</p>`;
+    bind("line-id", (v) => renameLine(l.id, v.toUpperCase()));
+    bind("line-name", (v) => edit(() => { if (v) l.name = v; else delete l.name; }));
+    bind("line-color", (v) => edit(() => { l.color = v; }));
+    bind("line-windows", (v) => edit(() => { if (v === "") delete l.windows; else l.windows = Math.max(1, Math.min(8, Math.round(+v))); }));
+    const pts = (key) => (v) => edit(() => {
+      const p = l.points || { first: 0, others: 0 };
+      if (v === "") { delete l.points; return; }
+      p[key] = Math.max(0, Math.round(+v));
+      l.points = p;
+    });
+    bind("line-first", pts("first"));
+    bind("line-others", pts("others"));
+    bind("line-loop", (v, e) => edit(() => { if (e.target.checked) l.loop = true; else delete l.loop; }));
+    bind("line-shape", (v) => edit(() => { if (v === "octilinear") l.shape = octilinearShape(l); else delete l.shape; }));
+    q("line-reverse").onclick = () => edit(() => { l.stops.reverse(); autoDepot(l); });
+    q("line-extend").onclick = () => { setTool("line"); S.pending = pendingFor(l.id, "append"); drawOverlay(); };
+    for (const b of box.querySelectorAll("[data-i]")) {
+      b.onclick = () => {
+        const i = +b.dataset.i;
+        const t = b.dataset.testid;
+        edit(() => {
+          if (t === "stop-up" && i > 0) [l.stops[i - 1], l.stops[i]] = [l.stops[i], l.stops[i - 1]];
+          if (t === "stop-down" && i < l.stops.length - 1) [l.stops[i + 1], l.stops[i]] = [l.stops[i], l.stops[i + 1]];
+          if (t === "stop-remove") {
+            l.stops.splice(i, 1);
+            if (l.stops.length < 2) { S.doc.lines = lines().filter((x) => x !== l); S.sel = null; }
+          }
+        });
+      };
+    }
+    return;
+  }
+  const d = S.doc;
+  box.innerHTML = `<h2>Map</h2><div class="form">
+    ${field("name", "map-name", d.name)}
+    ${field("id", "map-id", d.id)}
+    ${field("subtitle", "map-subtitle", d.sheet?.subtitle)}
+    ${field("sheet colour", "map-color", d.sheet?.color || "#ffffff", { type: "color" })}
+    ${field("author", "map-author", d.author)}</div>
+    <p class="muted">${stations().length} stations, ${lines().length} lines,
+    ${lines().reduce((n, l) => n + (l.windows || 0), 0)} windows. Click a station or line to edit it.</p>`;
+  bind("map-name", (v) => edit(() => { d.name = v; }));
+  bind("map-id", (v) => edit(() => { d.id = v; }));
+  bind("map-subtitle", (v) => edit(() => { d.sheet = d.sheet || {}; if (v) d.sheet.subtitle = v; else delete d.sheet.subtitle; if (!Object.keys(d.sheet).length) delete d.sheet; }));
+  bind("map-color", (v) => edit(() => { d.sheet = d.sheet || {}; d.sheet.color = v; }));
+  bind("map-author", (v) => edit(() => { if (v) d.author = v; else delete d.author; }));
+}
+
+function bind(testid, fn) {
+  const e = q(testid);
+  e.addEventListener("change", (evt) => fn(e.value, evt));
+  e.addEventListener("keydown", (evt) => evt.stopPropagation());
+}
+
+function renameStation(old, id) {
+  id = id.trim();
+  if (!id || id === old) return;
+  if (station(id)) { status(`station id '${id}' is taken`); drawInspector(); return; }
+  edit(() => {
+    station(old).id = id;
+    for (const l of lines()) l.stops = l.stops.map((s) => (s === old ? id : s));
+  });
+  S.sel = { kind: "station", id };
+  drawPanels();
+}
+function renameLine(old, id) {
+  id = id.trim();
+  if (!id || id === old) return;
+  if (line(id)) { status(`line '${id}' exists`); drawInspector(); return; }
+  edit(() => { line(old).id = id; });
+  S.sel = { kind: "line", id };
+  drawPanels();
+}
+
+function drawLineList() {
+  const ul = q("line-list");
+  ul.innerHTML = lines().map((l) => {
+    const needs = [l.windows ? "" : "windows", l.points ? "" : "points"].filter(Boolean);
+    const selected = S.sel && S.sel.kind === "line" && S.sel.id === l.id ? "selected" : "";
+    return `<li data-testid="line-item" data-line-item="${esc(l.id)}" class="${selected}">
+      <span class="swatch" style="background:${esc(l.color)}"></span><b>${esc(l.id)}</b>
+      <span>${l.stops.length} stops${l.loop ? ", loop" : ""}</span>
+      <span class="${needs.length ? "needs" : "muted"}">${needs.length ? `set ${needs.join(" and ")}` : `${l.windows} windows · ${l.points.first}/${l.points.others}`}</span></li>`;
+  }).join("") || '<li class="muted">No lines yet.</li>';
+  for (const li of ul.querySelectorAll("[data-line-item]")) li.onclick = () => select({ kind: "line", id: li.dataset.lineItem });
+}
+
+const SEVERITY = { error: 0, warning: 1, info: 2 };
+function drawDiagnostics() {
+  const ul = q("diagnostics");
+  const list = [...S.diags].sort((a, b) => SEVERITY[a.severity] - SEVERITY[b.severity]);
+  const n = (sev) => S.diags.filter((d) => d.severity === sev).length;
+  q("diagnostics-count").textContent = S.diags.length
+    ? `${n("error")} errors · ${n("warning")} warnings · ${n("info")} notes` : "none";
+  ul.replaceChildren();
+  for (const d of list) {
+    const li = document.createElement("li");
+    li.dataset.testid = "diagnostic";
+    li.setAttribute("data-testid", "diagnostic");
+    li.dataset.code = d.code;
+    li.dataset.pointer = d.pointer;
+    li.dataset.severity = d.severity;
+    li.title = d.hint || "";
+    li.innerHTML = `<code>${esc(d.code)}</code>${esc(d.message)}`;
+    li.onclick = () => selectPointer(d.pointer);
+    ul.appendChild(li);
+  }
+  if (!list.length) ul.innerHTML = `<li class="muted">No problems${S.draft ? " (draft check)" : ""}.</li>`;
+}
+
+function selectPointer(pointer) {
+  const m = /^\/(stations|lines)\/(\d+)/.exec(pointer);
+  if (!m) { select(null); return; }
+  const item = (m[1] === "stations" ? stations() : lines())[+m[2]];
+  if (!item) return;
+  select({ kind: m[1] === "stations" ? "station" : "line", id: item.id });
+  const mark = $("#overlay .selected, #overlay .line-sel");
+  if (mark) mark.classList.add("flash");
+}
+
+function select(sel) {
+  S.sel = sel;
+  drawOverlay();
+  drawPanels();
+}
+
+// ---- commands -----------------------------------------------------------------------------
+function setTool(tool) {
+  if (S.pending && tool !== "line") S.pending = null;
+  S.tool = tool;
+  S.rubber = null;
+  drawOverlay();
+  drawPanels();
+}
+
+function deleteSelection() {
+  const sel = S.sel;
+  if (!sel) return;
+  if (sel.kind === "station") {
+    edit((d) => {
+      d.stations = stations().filter((s) => s.id !== sel.id);
+      const dropped = [];
+      for (const l of lines()) l.stops = l.stops.filter((s) => s !== sel.id);
+      d.lines = lines().filter((l) => {
+        if (l.stops.length >= 2) return true;
+        dropped.push(l.id);
+        return false;
+      });
+      if (dropped.length) status(`line ${dropped.join(", ")} had fewer than 2 stops left and was removed`);
+    });
+  } else if (sel.kind === "line") {
+    edit((d) => { d.lines = lines().filter((l) => l.id !== sel.id); });
+  }
+  S.sel = null;
+  S.pending = null;
+  drawPanels();
+  drawOverlay();
+}
+
+async function save(target, overwrite = false) {
+  const body = { revision: S.revision, overwrite };
+  if (target) body.path = target;
+  await waitSynced();
+  const { res, data } = await api("POST", "/api/save", body);
+  if (res.ok) {
+    S.path = data.path;
+    S.readonly = data.readonly;
+    S.savedText = snapshot();
+    localStorage.removeItem(storageKey());
+    showFile();
+    drawPanels();
+    status(`saved ${data.path}`);
+    banner(null);
+    return;
+  }
+  if (res.status === 409 && data.conflict) {
+    banner(`${data.error}.`, [["Overwrite", () => save(target, true)], ["Cancel", () => banner(null)]]);
+  } else {
+    banner(data.error || `save failed (${res.status})`, [["OK", () => banner(null)]]);
+  }
+}
+function saveAs() {
+  const name = prompt("Save as (a .json file name; relative to where mapkit studio was started):",
+    S.readonly ? `my-${S.doc.id || "city"}.json` : S.path);
+  if (name) save(name.trim());
+}
+async function waitSynced() {
+  for (let i = 0; i < 100 && (S.syncing || S.needSync); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+// ---- drawing gestures ---------------------------------------------------------------------
+function pendingFor(lineId, mode) {
+  return {
+    lineId, mode, first: null,
+    ids() { return this.lineId ? line(this.lineId)?.stops || [] : this.first ? [this.first] : []; },
+    last() {
+      const ids = this.ids();
+      return this.mode === "prepend" ? ids[0] : ids[ids.length - 1];
+    },
+  };
+}
+
+function addStationAt(p) {
+  const id = freeStationId();
+  stations().push({ id, x: p.x, y: p.y });
+  return id;
+}
+
+// A click of the Line tool on a station (or on empty space: a new station there).
+function lineClick(stationId, p, free) {
+  if (!S.pending) {
+    const sel = S.sel && S.sel.kind === "line" ? line(S.sel.id) : null;
+    if (sel && stationId && stationId === sel.stops[sel.stops.length - 1]) { S.pending = pendingFor(sel.id, "append"); drawOverlay(); return; }
+    if (sel && stationId && stationId === sel.stops[0]) { S.pending = pendingFor(sel.id, "prepend"); drawOverlay(); return; }
+    S.pending = pendingFor(null, "append");
+  }
+  const pend = S.pending;
+  edit(() => {
+    let id = stationId;
+    if (!id) {
+      const last = station(pend.last());
+      id = addStationAt(snap(p, last ? [last] : [], free).p);
+    }
+    if (!pend.lineId) {
+      if (!pend.first) { pend.first = id; return; }
+      if (id === pend.first) return;
+      const l = { id: freeLineId(), color: freeColour(), depot: { x: 0, y: 0 }, stops: [pend.first, id] };
+      lines().push(l);
+      autoDepot(l);
+      pend.lineId = l.id;
+      S.sel = { kind: "line", id: l.id };
+      return;
+    }
+    const l = line(pend.lineId);
+    if (!l) return;
+    if (l.stops.includes(id)) {
+      const end = pend.mode === "prepend" ? l.stops[l.stops.length - 1] : l.stops[0];
+      if (id === end && l.stops.length >= 3) { l.loop = true; S.pending = null; }
+      return;
+    }
+    if (pend.mode === "prepend") { l.stops.unshift(id); autoDepot(l); } else l.stops.push(id);
+  });
+  drawOverlay();
+  drawPanels();
+}
+
+function target(evt) {
+  const t = evt.target.closest("[data-handle],[data-depot],[data-station],[data-line]");
+  if (!t) return {};
+  if (t.dataset.handle) return { station: t.dataset.handle };
+  if (t.dataset.depot) return { depot: t.dataset.depot };
+  if (t.dataset.station) return { station: t.dataset.station };
+  const wagon = t.closest(".wagon, .window");
+  return wagon ? { depot: t.dataset.line } : { line: t.dataset.line };
+}
+
+function onPointerDown(evt) {
+  if (evt.button === 1 || (evt.button === 0 && evt.altKey)) return startPan(evt);
+  if (evt.button !== 0) return;
+  const p = toMap(evt);
+  const t = target(evt);
+  $("#canvas").setPointerCapture(evt.pointerId);
+  if (S.tool === "line") { lineClick(t.station || null, p, evt.shiftKey); return; }
+  if (S.tool === "station" && !t.station && !t.depot) {
+    let id;
+    edit(() => { id = addStationAt(snap(p, [], evt.shiftKey).p); });
+    select({ kind: "station", id });
+    return;
+  }
+  if (t.station) {
+    select({ kind: "station", id: t.station });
+    S.drag = { kind: "station", id: t.station, before: snapshot(), start: p, moved: false };
+  } else if (t.depot) {
+    select({ kind: "line", id: t.depot });
+    S.drag = { kind: "depot", id: t.depot, before: snapshot(), start: p, moved: false };
+  } else if (t.line) {
+    select({ kind: "line", id: t.line });
+  } else {
+    select(null);
+    startPan(evt);
+  }
+}
+
+function startPan(evt) {
+  S.drag = { kind: "pan", x: evt.clientX, y: evt.clientY, view: { ...S.view } };
+  $("#canvas").classList.add("panning");
+}
+
+function onPointerMove(evt) {
+  const p = toMap(evt);
+  const d = S.drag;
+  if (!d) {
+    if (S.pending && S.tool === "line") { S.rubber = p; drawOverlay(); }
+    hover(evt);
+    return;
+  }
+  if (d.kind === "pan") {
+    const k = unitsPerPixel();
+    setView({ ...d.view, x: d.view.x - (evt.clientX - d.x) * k, y: d.view.y - (evt.clientY - d.y) * k });
+    return;
+  }
+  if (!d.moved && Math.hypot(p.x - d.start.x, p.y - d.start.y) < 4 * unitsPerPixel()) return;
+  d.moved = true;
+  if (d.kind === "station") {
+    const s = station(d.id);
+    const res = snap(p, neighbours(d.id), evt.shiftKey);
+    s.x = res.p.x; s.y = res.p.y;
+    S.guides = res.guides;
+    moveSheetStation(d.id, JSON.parse(d.before).stations.find((x) => x.id === d.id), s);
+  } else if (d.kind === "depot") {
+    const l = line(d.id);
+    const res = snap(p, [], evt.shiftKey);
+    l.depot.x = res.p.x; l.depot.y = res.p.y;
+  }
+  drawOverlay();
+}
+
+// While dragging, slide the stale sheet's drawing of the station along with the handle.
+function moveSheetStation(id, from, to) {
+  if (!S.layout || !from) return;
+  const s = S.layout.scale;
+  for (const e of $$(`#sheet-layer [data-station="${CSS.escape(id)}"]`)) {
+    e.setAttribute("transform", `translate(${(to.x - from.x) * s} ${(to.y - from.y) * s})`);
+  }
+}
+
+function onPointerUp() {
+  const d = S.drag;
+  S.drag = null;
+  S.guides = [];
+  $("#canvas").classList.remove("panning");
+  if (!d || d.kind === "pan") return;
+  if (d.moved) {
+    refreshShapes();
+    S.undo.push(d.before);
+    if (S.undo.length > HISTORY) S.undo.shift();
+    S.redo = [];
+    changed();
+  }
+}
+
+function hover(evt) {
+  const tip = q("tooltip");
+  const t = target(evt);
+  if (!t.station || !station(t.station)) { tip.hidden = true; return; }
+  const s = station(t.station);
+  const on = linesAt(s.id);
+  tip.innerHTML = `<b>${esc(s.name || s.id)}</b> <span class="muted">(${esc(s.id)})</span><br>`
+    + `lines: ${on.length ? on.join(", ") : "none"} · intersections: ${S.ix[s.id] ?? on.length}`
+    + `${s.special ? " · special" : ""}`;
+  const box = $("#stage").getBoundingClientRect();
+  tip.style.left = `${evt.clientX - box.left + 14}px`;
+  tip.style.top = `${evt.clientY - box.top + 14}px`;
+  tip.hidden = false;
+}
+
+function onWheel(evt) {
+  evt.preventDefault();
+  const p = toMap(evt);
+  const k = Math.exp(evt.deltaY * 0.0015);
+  const v = S.view;
+  setView({ x: p.x - (p.x - v.x) * k, y: p.y - (p.y - v.y) * k, w: v.w * k, h: v.h * k });
+}
+
+function onKey(evt) {
+  if (evt.target.matches("input, select, textarea")) return;
+  const ctrl = evt.ctrlKey || evt.metaKey;
+  const key = evt.key.toLowerCase();
+  if (ctrl && key === "z") { evt.preventDefault(); if (evt.shiftKey) redo(); else undo(); return; }
+  if (ctrl && key === "y") { evt.preventDefault(); redo(); return; }
+  if (ctrl && key === "s") { evt.preventDefault(); if (S.readonly || evt.shiftKey) saveAs(); else save(); return; }
+  if (ctrl || evt.altKey) return;
+  if (key === "v") setTool("select");
+  else if (key === "s") setTool("station");
+  else if (key === "l") setTool("line");
+  else if (key === "f") fit();
+  else if (key === "g") { S.snap = !S.snap; q("toggle-snap").checked = S.snap; }
+  else if (key === "p") runPlaytest();
+  else if (key === "delete" || key === "backspace") { evt.preventDefault(); deleteSelection(); }
+  else if (key === "escape" || key === "enter") {
+    if (S.pending) { S.pending = null; S.rubber = null; drawOverlay(); }
+    else if (key === "escape") { if (S.tool !== "select") setTool("select"); else select(null); }
+  } else if (key.startsWith("arrow") && S.sel && S.sel.kind === "station") {
+    evt.preventDefault();
+    const s = station(S.sel.id);
+    const step = evt.shiftKey ? S.grid / 5 : S.grid;
+    const dx = { arrowleft: -step, arrowright: step }[key] || 0;
+    const dy = { arrowup: -step, arrowdown: step }[key] || 0;
+    edit(() => { s.x = round(s.x + dx); s.y = round(s.y + dy); });
+  }
+}
+
+// ---- play-test ----------------------------------------------------------------------------
+async function runPlaytest() {
+  const cfg = {
+    games: Math.max(1, Math.min(5000, +q("playtest-games").value || 200)),
+    bots: [q("playtest-bot").value],
+    seed: Math.round(+q("playtest-seed").value || 0),
+  };
+  const btn = q("cmd-playtest");
+  btn.disabled = true;
+  q("playtest-status").textContent = `playing ${cfg.games} ${cfg.bots[0]} games in the background…`;
+  try {
+    await waitSynced();
+    const revision = S.revision;
+    const [{ res, data }, ref] = await Promise.all([
+      api("POST", "/api/simulate", cfg),
+      api("POST", "/api/reference", cfg),
+    ]);
+    if (!res.ok) { q("playtest-status").textContent = data.error; return; }
+    S.playtest = { report: data, reference: ref.res.ok ? ref.data.cities : [], revision, cfg };
+    q("playtest-status").textContent = `${data.games} games, seed ${data.seed}`;
+    drawPlaytest();
+    if (S.heat) loadSheet();
+  } catch (err) {
+    q("playtest-status").textContent = `play-test failed: ${err.message}`;
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function drawPlaytest() {
+  const box = q("playtest-results");
+  const pt = S.playtest;
+  if (!pt) { box.replaceChildren(); return; }
+  const r = pt.report;
+  const seat = r.seats[0];
+  const rows = [...pt.reference.map((c) => ({ name: c.name, mean: c.mean })), { name: S.doc.name || "this map", mean: seat.mean, me: true }]
+    .sort((a, b) => b.mean - a.mean);
+  const top = Math.max(...rows.map((x) => x.mean), 1);
+  const stale = pt.revision !== S.revision ? '<p class="needs">The map changed since this play-test.</p>' : "";
+  box.innerHTML = `${stale}<p>Mean score (seat 1, ${esc(seat.bot)}): <b data-testid="playtest-mean">${seat.mean}</b>
+    ± ${seat.sd} · p10–p90 ${seat.p10}–${seat.p90} · ${r.rounds.mean} rounds</p>
+    <div class="bars" data-testid="playtest-reference">${rows.map((x) => `<div class="${x.me ? "this" : ""}">
+      <span class="name">${esc(x.name)}</span><span class="bar" style="width:${(150 * x.mean) / top}px"></span><span>${x.mean}</span></div>`).join("")}</div>
+    <table data-testid="playtest-lines"><tr><th>line</th><th>done</th><th>round</th><th>points</th><th>suggested</th><th></th></tr>
+    ${r.lines.map((l) => `<tr><td>${esc(l.line)}</td><td>${Math.round(l.completion_rate * 100)}%</td><td>${l.mean_round ?? "–"}</td>
+      <td>${l.printed.first}/${l.printed.others}</td><td>${l.suggested.first}/${l.suggested.others}</td>
+      <td><button data-testid="apply-points" data-line="${esc(l.line)}" title="Use the suggested points">use</button></td></tr>`).join("")}</table>
+    <p><button data-testid="apply-all-points">Use all suggested points</button>
+    <label><input type="checkbox" data-testid="toggle-heatmap" ${S.heat ? "checked" : ""}> show where stations stay empty (heatmap)</label></p>`;
+  const apply = (ids) => edit(() => {
+    for (const l of r.lines) {
+      if (!ids.includes(l.line) || !line(l.line)) continue;
+      line(l.line).points = { first: l.suggested.first, others: l.suggested.others };
+    }
+  });
+  for (const b of box.querySelectorAll("[data-testid=apply-points]")) b.onclick = () => apply([b.dataset.line]);
+  q("apply-all-points").onclick = () => apply(r.lines.map((l) => l.line));
+  q("toggle-heatmap").onchange = (e) => { S.heat = e.target.checked; loadSheet(); };
+}
+
+// ---- autosave, banner, status -------------------------------------------------------------
+function storageKey() { return `mapkit-studio:${S.path}`; }
+function autosave() {
+  try {
+    if (snapshot() === S.savedText) localStorage.removeItem(storageKey());
+    else localStorage.setItem(storageKey(), JSON.stringify({ doc: S.doc, time: Date.now(), base: S.savedText }));
+  } catch (err) { status(`autosave failed: ${err.message}`); }
+}
+function offerRestore() {
+  const raw = localStorage.getItem(storageKey());
+  if (!raw) return;
+  let saved;
+  try { saved = JSON.parse(raw); } catch { localStorage.removeItem(storageKey()); return; }
+  if (JSON.stringify(saved.doc) === snapshot()) return;
+  const when = new Date(saved.time).toLocaleString();
+  banner(`This browser kept unsaved changes to this map from ${when}.`, [
+    ["Restore", () => { banner(null); edit((d) => { Object.keys(d).forEach((k) => delete d[k]); Object.assign(d, saved.doc); }); }, "restore-autosave"],
+    ["Discard", () => { banner(null); localStorage.removeItem(storageKey()); }, "discard-autosave"],
+  ]);
+}
+function banner(text, buttons = []) {
+  const b = q("banner");
+  if (!text) { b.hidden = true; b.replaceChildren(); return; }
+  b.textContent = text;
+  for (const [label, fn, testid] of buttons) {
+    const btn = document.createElement("button");
+    btn.textContent = label;
+    btn.setAttribute("data-testid", testid || `banner-${label.toLowerCase()}`);
+    btn.onclick = fn;
+    b.appendChild(btn);
+  }
+  b.hidden = false;
+}
+function status(text) { q("status").textContent = text; }
+function markDirty(dirty) { q("unsaved-marker").hidden = !dirty && snapshot() === S.savedText; }
+function showFile() {
+  q("file-path").textContent = S.path;
+  q("readonly-badge").hidden = !S.readonly;
+  document.title = `${S.doc.name || "map"} · mapkit studio`;
+}
+
+// ---- start --------------------------------------------------------------------------------
+async function start() {
+  const { data } = await api("GET", "/api/map");
+  S.doc = data.map;
+  S.revision = data.revision;
+  S.path = data.path;
+  S.readonly = data.readonly;
+  S.savedText = data.exists && !data.dirty ? snapshot() : "";
+  if (!data.exists) S.savedText = "";
+  showFile();
+  setGrid(S.grid);
+  for (const b of $$("[data-tool]")) b.onclick = () => setTool(b.dataset.tool);
+  q("cmd-delete").onclick = deleteSelection;
+  q("cmd-undo").onclick = undo;
+  q("cmd-redo").onclick = redo;
+  q("cmd-save").onclick = () => save();
+  q("cmd-save-as").onclick = saveAs;
+  q("cmd-fit").onclick = fit;
+  q("cmd-playtest").onclick = runPlaytest;
+  q("grid-step").onchange = (e) => { const v = +e.target.value; if (v > 0) setGrid(v); };
+  q("toggle-snap").onchange = (e) => { S.snap = e.target.checked; };
+  q("toggle-labels").onchange = (e) => { S.labels = e.target.checked; loadSheet(); };
+  q("toggle-draft").onchange = (e) => { S.draft = e.target.checked; loadDiagnostics(); };
+  q("paper").onchange = (e) => { S.paper = e.target.value; loadSheet(); loadDiagnostics(); };
+  const c = $("#canvas");
+  c.addEventListener("pointerdown", onPointerDown);
+  c.addEventListener("pointermove", onPointerMove);
+  c.addEventListener("pointerup", onPointerUp);
+  c.addEventListener("pointerleave", () => { q("tooltip").hidden = true; });
+  c.addEventListener("wheel", onWheel, { passive: false });
+  window.addEventListener("keydown", onKey);
+  window.addEventListener("resize", () => S.view && setView({ ...S.view }));
+  window.addEventListener("beforeunload", (e) => { if (!q("unsaved-marker").hidden) e.preventDefault(); });
+  drawPanels();
+  await Promise.all([loadDiagnostics(), loadSheet(), loadIntersections()]);
+  if (!S.view) fit();
+  drawOverlay();
+  status(`${stations().length} stations · ${lines().length} lines`);
+  offerRestore();
+  document.body.dataset.ready = "1";
+}
+
+start();
