@@ -97,6 +97,9 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)
+
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in _ASSETS:
@@ -247,6 +250,7 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
     routes = [
         Route("/", index),
         Route("/static/{name}", asset),
+        Route("/favicon.ico", favicon),
         Route("/api/map", get_map, methods=["GET"]),
         Route("/api/map", put_map, methods=["PUT"]),
         Route("/api/diagnostics", diagnostics),

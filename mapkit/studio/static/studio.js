@@ -307,8 +307,12 @@ function el(name, attrs, parent) {
   return e;
 }
 
+// The printed circle's size, but never so small it is hard to hit nor so large it hides
+// its neighbours (a map of one or two stations prints them huge).
 function stationRadius() {
-  return S.layout ? (S.layout.station_r * 1.25) / S.layout.scale : Math.max(0.25, S.grid * 0.45);
+  const px = unitsPerPixel();
+  const printed = S.layout ? (S.layout.station_r * 1.2) / S.layout.scale : 9 * px;
+  return Math.min(Math.max(printed, 7 * px), 16 * px);
 }
 
 function drawOverlay() {
@@ -336,10 +340,8 @@ function drawOverlay() {
       "data-depot": l.id, "stroke-width": r * 0.15,
     }, g);
   }
-  if (S.pending && S.rubber) {
-    const from = station(S.pending.last());
-    if (from) el("line", { class: "rubber", x1: from.x, y1: from.y, x2: S.rubber.x, y2: S.rubber.y, "stroke-width": r * 0.3 }, g);
-  }
+  el("line", { id: "rubber", class: "rubber", "stroke-width": r * 0.3 }, g);
+  drawRubber();
   for (const [a, b] of S.guides) {
     const dx = b.x - a.x;
     const dy = b.y - a.y;
@@ -356,6 +358,18 @@ function drawOverlay() {
     el("circle", { class: cls.join(" "), cx: s.x, cy: s.y, r, "data-handle": s.id, "stroke-width": r * 0.22 }, g);
   }
   hint();
+}
+
+// The dashed line from the last stop to the pointer: updated in place on every move, so
+// the handles under the pointer are not redrawn while the user aims at them.
+function drawRubber() {
+  const rub = $("#rubber");
+  if (!rub) return;
+  const from = S.pending && S.rubber ? station(S.pending.last()) : null;
+  if (!from) { rub.setAttribute("visibility", "hidden"); return; }
+  rub.setAttribute("visibility", "visible");
+  rub.setAttribute("x1", from.x); rub.setAttribute("y1", from.y);
+  rub.setAttribute("x2", S.rubber.x); rub.setAttribute("y2", S.rubber.y);
 }
 
 function hint() {
@@ -721,7 +735,7 @@ function onPointerMove(evt) {
   const p = toMap(evt);
   const d = S.drag;
   if (!d) {
-    if (S.pending && S.tool === "line") { S.rubber = p; drawOverlay(); }
+    if (S.pending && S.tool === "line") { S.rubber = p; drawRubber(); }
     hover(evt);
     return;
   }
