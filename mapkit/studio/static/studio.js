@@ -704,7 +704,7 @@ function onPointerDown(evt) {
   if (evt.button !== 0) return;
   const p = toMap(evt);
   const t = target(evt);
-  $("#canvas").setPointerCapture(evt.pointerId);
+  try { $("#canvas").setPointerCapture(evt.pointerId); } catch { /* synthetic events */ }
   if (S.tool === "line") { lineClick(t.station || null, p, evt.shiftKey); return; }
   if (S.tool === "station" && !t.station && !t.depot) {
     let id;
@@ -808,7 +808,7 @@ function onWheel(evt) {
 }
 
 function onKey(evt) {
-  if (evt.target.matches("input, select, textarea")) return;
+  if (evt.target instanceof Element && evt.target.matches("input, select, textarea")) return;
   const ctrl = evt.ctrlKey || evt.metaKey;
   const key = evt.key.toLowerCase();
   if (ctrl && key === "z") { evt.preventDefault(); if (evt.shiftKey) redo(); else undo(); return; }

@@ -1,0 +1,287 @@
+"""The studio page in a real headless Chromium (Debian's /usr/bin/chromium), via Playwright.
+
+Each test starts the server in-process on a free port (uvicorn in a thread) and
+drives the page as a designer would: mouse and keyboard on the drawing, then checks
+what the server holds and what ``mapkit validate`` says about the saved file.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright for Python is missing (pip install -e '.[test]')"
+)
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+import uvicorn  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from mapkit.cli import app as cli  # noqa: E402
+from mapkit.studio import mapjson  # noqa: E402
+from mapkit.studio.app import create_app  # noqa: E402
+from mapkit.studio.session import Session  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]  # fmt: skip
+
+
+class Server:
+    """The studio app served by uvicorn in a daemon thread."""
+
+    def __init__(self, path: Path, readonly: bool = False) -> None:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        app = create_app(Session(path, readonly=readonly), [f"127.0.0.1:{self.port}"])
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
+        )
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def get(self, route: str):
+        with urllib.request.urlopen(self.url + route.lstrip("/")) as res:
+            return json.loads(res.read())
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def studio(browser):
+    """open(path) -> (page, server); everything is closed after the test."""
+    opened = []
+
+    def open_(path: Path, readonly: bool = False):
+        server = Server(path, readonly)
+        context = browser.new_context(viewport={"width": 1400, "height": 850})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url)
+        page.wait_for_selector("body[data-ready='1']")
+        opened.append((server, context, errors))
+        return page, server
+
+    yield open_
+    for server, context, errors in opened:
+        context.close()
+        server.stop()
+        assert not errors, errors
+
+
+def tid(page, name: str):
+    return page.locator(f'[data-testid="{name}"]')
+
+
+def centre(page, selector: str) -> tuple[float, float]:
+    """The centre of an element on screen, read in one step (the overlay is redrawn often)."""
+    page.wait_for_selector(selector)
+    return page.evaluate(
+        """(sel) => {
+          const r = document.querySelector(sel).getBoundingClientRect();
+          return [r.x + r.width / 2, r.y + r.height / 2];
+        }""",
+        selector,
+    )
+
+
+def press(page, key: str, times: int, ctrlKey: bool = False) -> None:
+    """Send a key ``times`` times in one round trip (the page's own key handler runs)."""
+    page.evaluate(
+        """([key, times, ctrlKey]) => {
+          for (let i = 0; i < times; i++)
+            document.body.dispatchEvent(
+              new KeyboardEvent('keydown', {key, ctrlKey, bubbles: true}));
+        }""",
+        [key, times, ctrlKey],
+    )
+
+
+def settle(page) -> None:
+    """Wait until the page has sent its last edit and shows the server's answer to it."""
+    page.wait_for_function("!S.syncing && !S.needSync && S.sheetRevision === S.revision")
+
+
+def test_draw_a_line_drag_undo_redo_save_validate(studio, tmp_path):
+    path = tmp_path / "new-town.json"
+    page, server = studio(path)
+    canvas = page.locator("#canvas").bounding_box()
+    ox, oy = canvas["x"], canvas["y"]
+
+    tid(page, "tool-station").click()
+    for x in (200, 400, 600, 800):
+        page.mouse.click(ox + x, oy + 300)
+    assert [s["id"] for s in page.evaluate("S.doc.stations")] == ["s1", "s2", "s3", "s4"]
+    page.keyboard.press("l")
+    for sid in ("s1", "s2", "s3", "s4"):
+        page.mouse.click(*centre(page, f'[data-handle="{sid}"]'))
+    page.keyboard.press("Enter")
+    settle(page)
+    doc = server.get("/api/map")["map"]
+    (line,) = doc["lines"]
+    assert line["id"] == "A" and line["stops"] == ["s1", "s2", "s3", "s4"]
+    assert doc["stations"][0]["y"] == doc["stations"][3]["y"]  # snapped to one grid row
+    # a draft: the line has no windows or points yet, and that is no error
+    assert page.locator('[data-testid="diagnostic"]').count() == 0
+    assert page.locator(".line[data-line='A']").count() >= 1  # drawn by the renderer
+
+    tid(page, "line-windows").fill("4")
+    tid(page, "line-windows").press("Enter")
+    tid(page, "line-first").fill("5")
+    tid(page, "line-first").press("Enter")
+    tid(page, "line-others").fill("3")
+    tid(page, "line-others").press("Enter")
+    settle(page)
+
+    # drag s3 next to s2 (Shift: no snapping): stations too close
+    tid(page, "tool-select").click()
+    x2, y2 = centre(page, '[data-handle="s2"]')
+    page.mouse.move(*centre(page, '[data-handle="s3"]'))
+    page.keyboard.down("Shift")
+    page.mouse.down()
+    page.mouse.move(x2 + 9, y2, steps=6)
+    page.mouse.up()
+    page.keyboard.up("Shift")
+    crowded = page.locator('[data-testid="diagnostic"][data-code="GEO002"]')
+    crowded.wait_for()
+    pointer = crowded.get_attribute("data-pointer")
+    assert pointer in ("/stations/1", "/stations/2")
+    tid(page, "tool-station").click()  # clicking a problem selects, whatever the tool
+    crowded.click()
+    assert (
+        tid(page, "station-id").input_value() == {"/stations/1": "s2", "/stations/2": "s3"}[pointer]
+    )
+
+    tid(page, "cmd-undo").click()
+    crowded.wait_for(state="detached")
+    page.keyboard.press("Control+Shift+Z")
+    crowded.wait_for()
+    page.keyboard.press("Control+z")
+    crowded.wait_for(state="detached")
+    settle(page)
+
+    assert tid(page, "unsaved-marker").is_visible()
+    page.keyboard.press("Control+s")
+    tid(page, "unsaved-marker").wait_for(state="hidden")
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved == server.get("/api/map")["map"]
+    assert saved["lines"][0]["windows"] == 4
+    assert saved["lines"][0]["points"] == {"first": 5, "others": 3}
+    assert path.read_text(encoding="utf-8") == mapjson.dumps(saved)
+    res = CliRunner().invoke(cli, ["validate", "--format", "json", str(path)])
+    assert json.loads(res.output)["files"][0]["valid"] is True, res.output
+
+
+def test_undo_keeps_more_than_a_hundred_steps(studio, tmp_path):
+    path = tmp_path / "minimal.json"
+    shutil.copy(ROOT / "examples" / "minimal.json", path)
+    page, server = studio(path)
+    tid(page, "line-list").locator("[data-line-item='A']").click()
+    page.mouse.click(*centre(page, '[data-handle="n"]'))
+    start = page.evaluate("JSON.stringify(S.doc)")
+    page.keyboard.press("ArrowRight")
+    press(page, "ArrowRight", 119)
+    assert page.evaluate("S.doc.stations.find(s => s.id === 'n').x") == pytest.approx(1 + 60)
+    press(page, "z", 119, ctrlKey=True)
+    page.keyboard.press("Control+z")
+    assert page.evaluate("JSON.stringify(S.doc)") == start
+    assert tid(page, "cmd-undo").is_disabled()
+    press(page, "y", 119, ctrlKey=True)
+    page.keyboard.press("Control+y")
+    assert page.evaluate("S.doc.stations.find(s => s.id === 'n').x") == pytest.approx(61)
+    settle(page)
+    assert server.get("/api/map")["map"]["stations"][3]["x"] == pytest.approx(61)
+
+
+def test_hover_playtest_heatmap_and_autosave(studio, tmp_path):
+    path = tmp_path / "minimal.json"
+    shutil.copy(ROOT / "examples" / "minimal.json", path)
+    page, server = studio(path)
+    page.mouse.move(*centre(page, '[data-handle="hub"]'))
+    tip = tid(page, "tooltip")
+    tip.wait_for()
+    assert "lines: A, B" in tip.inner_text() and "intersections: 2" in tip.inner_text()
+
+    tid(page, "playtest-games").fill("20")
+    page.keyboard.press("p")  # ignored while typing in the field
+    tid(page, "cmd-playtest").click()
+    # drawing goes on while the games run
+    page.mouse.click(*centre(page, '[data-handle="e"]'))
+    page.keyboard.press("ArrowDown")
+    tid(page, "playtest-mean").wait_for(timeout=30000)
+    assert tid(page, "playtest-reference").locator("div").count() == 5
+    rows = tid(page, "playtest-lines").locator("tr")
+    assert rows.count() == 3  # header, A, B
+    tid(page, "toggle-heatmap").check()
+    page.locator("#sheet-layer .heat-value").first.wait_for()
+
+    # autosave: the session restarts from the file (as after a server restart); the
+    # browser still has the edit and offers it back
+    settle(page)
+    edited = page.evaluate("S.doc")
+    original = json.loads(path.read_text(encoding="utf-8"))
+    assert edited != original
+    rev = server.get("/api/map")["revision"]
+    req = urllib.request.Request(
+        server.url + "api/map",
+        data=json.dumps({"revision": rev, "map": original}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="PUT",
+    )
+    urllib.request.urlopen(req).close()
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    tid(page, "restore-autosave").click()
+    settle(page)
+    assert server.get("/api/map")["map"] == edited
+    assert tid(page, "unsaved-marker").is_visible()
+
+
+def test_shipped_city_is_read_only(studio):
+    from mapkit.resources import resolve_map
+
+    page, _ = studio(resolve_map("berlin"), readonly=True)
+    assert tid(page, "readonly-badge").is_visible()
+    assert tid(page, "cmd-save").is_disabled()
+    assert page.locator("#sheet-layer .station[data-station='alex']").count() == 1
+    # a click on a drawn line (half-way between two of its stops) selects that line
+    x, y = page.evaluate(
+        """() => {
+          const l = S.doc.lines.find(l => l.id === 'C');
+          const a = S.doc.stations.find(s => s.id === l.stops[0]);
+          const b = S.doc.stations.find(s => s.id === l.stops[1]);
+          const c = document.querySelector('#canvas');
+          const p = c.createSVGPoint(); p.x = (a.x + b.x) / 2; p.y = (a.y + b.y) / 2;
+          const q = p.matrixTransform(c.getScreenCTM()); return [q.x, q.y];
+        }"""
+    )
+    page.mouse.click(x, y)
+    assert page.evaluate("S.sel") == {"kind": "line", "id": "C"}
+    assert "LINE C" in tid(page, "inspector").inner_text().upper()
