@@ -24,6 +24,10 @@ from mapkit.studio import mapjson
 from mapkit.studio.app import create_app
 from mapkit.studio.session import Session
 
+pytestmark = pytest.mark.filterwarnings(
+    # Starlette 1.x suggests httpx2 for its test client; httpx works the same
+    "ignore:Using `httpx` with `starlette.testclient` is deprecated"
+)
 HOST = "127.0.0.1:8123"
 BASE = f"http://{HOST}"
 JSON = {"Content-Type": "application/json"}

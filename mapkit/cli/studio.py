@@ -9,6 +9,15 @@ import typer
 from mapkit.cli.common import fail
 
 
+def _usual_port(path) -> int:
+    """The same port for the same map each time: the page's origin, and with it the
+    browser's autosave (kept per origin), stays the same across restarts."""
+    import hashlib
+
+    digest = hashlib.sha256(str(path.resolve()).encode()).digest()
+    return 20000 + int.from_bytes(digest[:4], "big") % 20000
+
+
 def studio(
     map: Annotated[
         str | None,
@@ -17,7 +26,14 @@ def studio(
             "(opened read-only: use save as)."
         ),
     ] = None,
-    port: Annotated[int, typer.Option(help="Port on 127.0.0.1 (0: a free one).")] = 0,
+    port: Annotated[
+        int | None,
+        typer.Option(
+            help="Port on 127.0.0.1 (0: any free one). Default: a port derived from the map's "
+            "path when free (so the browser's autosave finds the map again), else a free one.",
+            show_default=False,
+        ),
+    ] = None,
     browser: Annotated[
         bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")
     ] = True,
@@ -38,7 +54,7 @@ def studio(
         fail(f"{map} is a folder; name a map file (e.g. {map}/my-city.json)", 2)
     if not path.exists() and not path.parent.resolve().is_dir():
         fail(f"the folder {path.parent} does not exist", 2)
-    if not 0 <= port <= 65535:
+    if port is not None and not 0 <= port <= 65535:
         fail("--port must be 0 (a free port) up to 65535", 2)
 
     from mapkit.studio.session import Session
@@ -60,10 +76,12 @@ def studio(
 
     sock = socket.socket()
     try:
-        sock.bind(("127.0.0.1", port))
+        sock.bind(("127.0.0.1", _usual_port(path) if port is None else port))
     except OSError as exc:
-        sock.close()
-        fail(f"cannot serve on port {port}: {exc.strerror}", 2)
+        if port is not None:
+            sock.close()
+            fail(f"cannot serve on port {port}: {exc.strerror}", 2)
+        sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     hosts = [f"127.0.0.1:{port}", f"localhost:{port}"]
     url = f"http://127.0.0.1:{port}/"
