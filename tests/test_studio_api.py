@@ -9,10 +9,15 @@ from __future__ import annotations
 import copy
 import json
 import re
+import warnings
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
+
+with warnings.catch_warnings():
+    # Starlette 1.x suggests httpx2 for its test client; httpx (the test extra) works the same
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from mapkit.cli import app as cli
@@ -24,10 +29,6 @@ from mapkit.studio import mapjson
 from mapkit.studio.app import create_app
 from mapkit.studio.session import Session
 
-pytestmark = pytest.mark.filterwarnings(
-    # Starlette 1.x suggests httpx2 for its test client; httpx works the same
-    "ignore:Using `httpx` with `starlette.testclient` is deprecated"
-)
 HOST = "127.0.0.1:8123"
 BASE = f"http://{HOST}"
 JSON = {"Content-Type": "application/json"}
@@ -307,6 +308,7 @@ def test_docs_list_every_data_testid_of_the_page():
     page = (static / "index.html").read_text() + (static / "studio.js").read_text()
     used = set(re.findall(r'data-testid="([a-z-]+)"', page))
     used |= set(re.findall(r'q\("([a-z-]+)"\)', page))
+    used |= set(re.findall(r'field\("[^"]*", "([a-z-]+)"', page))
     documented = set(re.findall(r"`([a-z-]+)`", (ROOT / "docs" / "studio.md").read_text()))
     missing = sorted(t for t in used if t not in documented)
     assert not missing, f"data-testid not in docs/studio.md: {missing}"

@@ -42,7 +42,7 @@ class Server:
     """The studio app served by uvicorn in a daemon thread."""
 
     def __init__(self, path: Path, readonly: bool = False) -> None:
-        sock = socket.socket()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/"

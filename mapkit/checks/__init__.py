@@ -15,7 +15,7 @@ from mapkit.checks.draft import DraftGaps
 from mapkit.mapfile import LoadResult, load_source
 from mapkit.notices import NOTICES, Diagnostic, Severity
 
-__all__ = ["FileReport", "code_filter", "validate_path", "validate_source"]
+__all__ = ["FileReport", "code_filter", "report_loaded", "validate_path", "validate_source"]
 
 
 @dataclass
@@ -95,15 +95,27 @@ def validate_source(
     draft: bool = False,
 ) -> FileReport:
     """Validate a map given as bytes or text; ``draft``: a half-drawn map (checks.draft)."""
-    keep = code_filter(select, ignore)
     if draft:
         from mapkit.checks.draft import load_draft
 
         result, gaps = load_draft(data, path)
-        diags = run_layers(result, paper, gaps)
     else:
-        diags = run_layers(load_source(data, path), paper)
-    return FileReport(path, sorted((d for d in diags if keep(d.code)), key=_sort_key))
+        result, gaps = load_source(data, path), None
+    return report_loaded(result, paper=paper, select=select, ignore=ignore, draft=gaps)
+
+
+def report_loaded(
+    result: LoadResult,
+    *,
+    paper: str = "a4",
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    draft: DraftGaps | None = None,
+) -> FileReport:
+    """The report ``validate_source`` gives, for a file already loaded (read and parsed once)."""
+    keep = code_filter(select, ignore)
+    diags = run_layers(result, paper, draft)
+    return FileReport(result.path, sorted((d for d in diags if keep(d.code)), key=_sort_key))
 
 
 def validate_path(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from mapkit.sheet import PAPERS
 from mapkit.studio.playtest import PlaytestConfig, Worker, run_report, shipped_means
 from mapkit.studio.session import SaveRefused, Session, StaleRevision
 
@@ -55,6 +55,8 @@ async def _json_body(request: Request) -> Any:
 
 
 def _paper(request: Request) -> str:
+    from mapkit.sheet import PAPERS
+
     paper = request.query_params.get("paper", "a4")
     if paper not in PAPERS:
         raise ApiError(400, f"unknown paper {paper!r}; use {' or '.join(PAPERS)}")
@@ -78,9 +80,13 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
     def cached(key: tuple, make):
         rev = session.current
         full = (rev.token, *key)
-        if full not in session.cache:
-            session.cache[full] = make(rev)
-        return session.cache[full]
+        with session.lock:
+            if full in session.cache:
+                return session.cache[full]
+        value = make(rev)
+        with session.lock:
+            session.cache[full] = value
+        return value
 
     def city_or_422(rev):
         if rev.city is None:
@@ -95,6 +101,7 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
         return rev.city
 
     async def index(request: Request) -> Response:
+        start_warming()
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
     async def favicon(request: Request) -> Response:
@@ -125,15 +132,48 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
             ) from None
         return JSONResponse({"revision": rev.token, "dirty": session.dirty})
 
-    async def diagnostics(request: Request) -> Response:
-        from mapkit.checks import validate_source
-
-        paper, draft = _paper(request), _flag(request, "draft", True)
+    def diagnostics_of(paper: str, draft: bool):
+        from mapkit.checks import report_loaded, validate_source
 
         def make(rev):
-            return validate_source(rev.text, str(session.path), paper=paper, draft=draft)
+            if not draft:
+                return validate_source(rev.text, str(session.path), paper=paper)
+            result, gaps = rev.draft
+            return report_loaded(result, paper=paper, draft=gaps)
 
-        report = cached(("diagnostics", paper, draft), make)
+        return cached(("diagnostics", paper, draft), make)
+
+    def sheet_of(paper: str, labels: bool):
+        from mapkit.render.svg import sheet_svg
+
+        def make(rev):
+            res = sheet_svg(city_or_422(rev), paper=paper, labels=labels)
+            return res.svg, _layout_json(res.layout)
+
+        return cached(("sheet", paper, labels), make)
+
+    warming = threading.Event()
+
+    def warm() -> None:
+        """Import the checks and the renderer and answer the page's first questions early.
+
+        Started by the first request for the page (or a second after start-up), so that it
+        does not hold up the server's start.
+        """
+        if warming.is_set():
+            return
+        warming.set()
+        with contextlib.suppress(ApiError):
+            diagnostics_of("a4", True)
+            sheet_of("a4", False)
+
+    def start_warming() -> None:
+        if not warming.is_set():
+            threading.Thread(target=warm, name="studio-warm-up", daemon=True).start()
+
+    async def diagnostics(request: Request) -> Response:
+        paper, draft = _paper(request), _flag(request, "draft", True)
+        report = diagnostics_of(paper, draft)
         return JSONResponse(
             {
                 "revision": session.current.token,
@@ -145,15 +185,8 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
         )
 
     async def sheet(request: Request) -> Response:
-        from mapkit.render.svg import sheet_svg
-
         paper, labels = _paper(request), _flag(request, "labels", False)
-
-        def make(rev):
-            res = sheet_svg(city_or_422(rev), paper=paper, labels=labels)
-            return res.svg, _layout_json(res.layout)
-
-        svg, layout = cached(("sheet", paper, labels), make)
+        svg, layout = sheet_of(paper, labels)
         headers = {
             "X-Mapkit-Revision": session.current.token,
             "X-Mapkit-Layout": json.dumps(layout),
@@ -244,7 +277,11 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
+        timer = threading.Timer(1.0, start_warming)
+        timer.daemon = True
+        timer.start()
         yield
+        timer.cancel()
         worker.close()
 
     routes = [

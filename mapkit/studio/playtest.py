@@ -8,8 +8,6 @@ rather than copied so the comparison is always like for like.
 
 from __future__ import annotations
 
-import concurrent.futures
-import multiprocessing
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -77,11 +75,15 @@ class Worker:
     """One worker process (started on first use) and a cache of the reference figures."""
 
     def __init__(self) -> None:
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pool: Any = None
         self._lock = threading.Lock()
         self.references: dict[PlaytestConfig, list[dict[str, Any]]] = {}
 
-    def submit(self, fn, *args) -> concurrent.futures.Future:
+    def submit(self, fn, *args) -> Any:
+        """Run ``fn(*args)`` in the worker process; a ``concurrent.futures.Future``."""
+        import concurrent.futures
+        import multiprocessing
+
         with self._lock:
             if self._pool is None:
                 self._pool = concurrent.futures.ProcessPoolExecutor(

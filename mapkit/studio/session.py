@@ -58,6 +58,7 @@ class Revision:
 
     token: str
     doc: Any
+    path: str = "<studio>"
 
     @cached_property
     def text(self) -> str:
@@ -68,7 +69,7 @@ class Revision:
         """(LoadResult, DraftGaps) of this revision read as a draft."""
         from mapkit.checks.draft import load_draft
 
-        return load_draft(self.text, "<studio>")
+        return load_draft(self.text, self.path)
 
     @property
     def city(self):
@@ -98,7 +99,7 @@ class Session:
         else:
             doc = new_document(self.path)
             self.disk = None
-        self.current = Revision(f"r{next(_TOKENS)}", doc)
+        self.current = Revision(f"r{next(_TOKENS)}", doc, str(self.path))
         self.saved_token = self.current.token if self.disk else None
 
     @property
@@ -120,7 +121,7 @@ class Session:
         with self.lock:
             if token != self.current.token:
                 raise StaleRevision(token)
-            self.current = Revision(f"r{next(_TOKENS)}", doc)
+            self.current = Revision(f"r{next(_TOKENS)}", doc, str(self.path))
             self.cache.clear()
             return self.current
 
