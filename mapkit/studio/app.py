@@ -200,12 +200,21 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
         data = cached(("intersections",), lambda rev: count(city_or_422(rev)).to_dict())
         return JSONResponse({"revision": session.current.token, **data})
 
+    async def in_worker(fn, *args):
+        """``fn(*args)`` in the play-test process, awaited without blocking other requests."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return await asyncio.wrap_future(worker.submit(fn, *args))
+        except BrokenProcessPool:
+            worker.close()
+            raise ApiError(500, "the play-test process stopped; run it again") from None
+
     async def simulate(request: Request) -> Response:
         cfg = _playtest_config(await _json_body(request))
         rev = session.current
-        loop = asyncio.get_running_loop()
         try:
-            report = await asyncio.wrap_future(worker.submit(run_report, rev.text, cfg), loop=loop)
+            report = await in_worker(run_report, rev.text, cfg)
         except ValueError as exc:
             raise ApiError(422, str(exc)) from None
         playtests["last"] = (rev, report)
@@ -214,10 +223,7 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
     async def reference(request: Request) -> Response:
         cfg = _playtest_config(await _json_body(request))
         if cfg not in worker.references:
-            loop = asyncio.get_running_loop()
-            worker.references[cfg] = await asyncio.wrap_future(
-                worker.submit(shipped_means, cfg), loop=loop
-            )
+            worker.references[cfg] = await in_worker(shipped_means, cfg)
         return JSONResponse({"cities": worker.references[cfg]})
 
     async def heatmap(request: Request) -> Response:

@@ -49,9 +49,12 @@ def run_report(text: str, cfg: PlaytestConfig) -> dict[str, Any]:
     from mapkit.simulate import RunConfig, simulate, summarize
     from mapkit.simulate.report import to_dict
 
-    city = load_source(text).map
+    result = load_source(text)
+    city = result.map
     if city is None:
-        raise ValueError("the map cannot be loaded; fix its errors first")
+        first = result.errors[0] if result.errors else None
+        why = f": {first.code} {first.message}" if first else ""
+        raise ValueError(f"the map is not playable yet{why}")
     run = RunConfig(bots=cfg.bots, games=cfg.games, seed=cfg.seed)
     return to_dict(summarize(city, simulate(city, run), seed=cfg.seed))
 

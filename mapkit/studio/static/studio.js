@@ -875,7 +875,7 @@ function drawPlaytest() {
   const top = Math.max(...rows.map((x) => x.mean), 1);
   const stale = pt.revision !== S.revision ? '<p class="needs">The map changed since this play-test.</p>' : "";
   box.innerHTML = `${stale}<p>Mean score (seat 1, ${esc(seat.bot)}): <b data-testid="playtest-mean">${seat.mean}</b>
-    ± ${seat.sd} · p10–p90 ${seat.p10}–${seat.p90} · ${r.rounds.mean} rounds</p>
+    ± ${(+seat.sd).toFixed(1)} · p10–p90 ${seat.p10}–${seat.p90} · ${r.rounds.mean} rounds</p>
     <div class="bars" data-testid="playtest-reference">${rows.map((x) => `<div class="${x.me ? "this" : ""}">
       <span class="name">${esc(x.name)}</span><span class="bar" style="width:${(150 * x.mean) / top}px"></span><span>${x.mean}</span></div>`).join("")}</div>
     <table data-testid="playtest-lines"><tr><th>line</th><th>done</th><th>round</th><th>points</th><th>suggested</th><th></th></tr>
