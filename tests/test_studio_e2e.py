@@ -199,10 +199,16 @@ def test_draw_a_line_drag_undo_redo_save_validate(studio, tmp_path):
     assert json.loads(res.output)["files"][0]["valid"] is True, res.output
 
 
-def test_undo_keeps_more_than_a_hundred_steps(studio, tmp_path):
+def test_hover_undo_playtest_heatmap_and_autosave(studio, tmp_path):
     path = tmp_path / "minimal.json"
     shutil.copy(ROOT / "examples" / "minimal.json", path)
     page, server = studio(path)
+    page.mouse.move(*centre(page, '[data-handle="hub"]'))
+    tip = tid(page, "tooltip")
+    tip.wait_for()
+    assert "lines: A, B" in tip.inner_text() and "intersections: 2" in tip.inner_text()
+
+    # undo and redo keep more than a hundred steps
     tid(page, "line-list").locator("[data-line-item='A']").click()
     page.mouse.click(*centre(page, '[data-handle="n"]'))
     start = page.evaluate("JSON.stringify(S.doc)")
@@ -218,16 +224,7 @@ def test_undo_keeps_more_than_a_hundred_steps(studio, tmp_path):
     assert page.evaluate("S.doc.stations.find(s => s.id === 'n').x") == pytest.approx(61)
     settle(page)
     assert server.get("/api/map")["map"]["stations"][3]["x"] == pytest.approx(61)
-
-
-def test_hover_playtest_heatmap_and_autosave(studio, tmp_path):
-    path = tmp_path / "minimal.json"
-    shutil.copy(ROOT / "examples" / "minimal.json", path)
-    page, server = studio(path)
-    page.mouse.move(*centre(page, '[data-handle="hub"]'))
-    tip = tid(page, "tooltip")
-    tip.wait_for()
-    assert "lines: A, B" in tip.inner_text() and "intersections: 2" in tip.inner_text()
+    press(page, "z", 120, ctrlKey=True)
 
     tid(page, "playtest-games").fill("20")
     page.keyboard.press("p")  # ignored while typing in the field
