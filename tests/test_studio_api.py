@@ -13,6 +13,8 @@ import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 with warnings.catch_warnings():
     # Starlette 1.x suggests httpx2 for its test client; httpx (the test extra) works the same
@@ -87,6 +89,7 @@ def test_stale_revision_gets_409(client, tiny_doc):
     "body, headers, status, words",
     [
         (b'{"revision": "r1", "map": {', JSON, 400, "not valid JSON"),
+        (b'{"revision": "r1", "map": {"x": NaN}}', JSON, 400, "NaN is not a number"),
         (b"\xff\xfe", JSON, 400, "not UTF-8"),
         (b'{"map": {}}', JSON, 400, '"revision"'),
         (b'{"revision": "r1", "map": [1, 2]}', JSON, 422, "must be a JSON object"),
@@ -282,6 +285,7 @@ def test_new_map_writes_nothing_until_saved(tmp_path):
         {"Host": "127.0.0.1:9999"},
         {"Origin": "http://evil.example"},
         {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site"},
     ],
 )
 def test_foreign_host_or_origin_is_refused(client, map_file, tiny_doc, headers):
@@ -292,6 +296,7 @@ def test_foreign_host_or_origin_is_refused(client, map_file, tiny_doc, headers):
     assert client.post("/api/save", json={"overwrite": True}, headers=headers).status_code == 403
     assert map_file.read_bytes() == before
     assert client.get("/api/map", headers={"Origin": BASE}).status_code == 200
+    assert client.get("/api/map", headers={"Sec-Fetch-Site": "same-origin"}).status_code == 200
 
 
 def test_page_and_assets(client):
@@ -320,4 +325,20 @@ def test_docs_list_every_data_testid_of_the_page():
 @pytest.mark.parametrize("name", [p.stem for p in shipped_maps()])
 def test_saving_a_shipped_map_unchanged_gives_the_same_bytes(name):
     text = resolve_map(name).read_text(encoding="utf-8")
+    assert mapjson.dumps(json.loads(text)) == text
+
+
+_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+_json = st.recursive(
+    _scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(doc=st.dictionaries(st.text(), _json, max_size=6))
+def test_saved_text_reads_back_as_the_same_document(doc):
+    text = mapjson.dumps(doc)
+    assert json.loads(text) == doc
     assert mapjson.dumps(json.loads(text)) == text

@@ -25,13 +25,15 @@ runner = CliRunner()
     [
         ("{tmp}", 2, "is a folder"),
         ("{tmp}/missing/city.json", 2, "does not exist"),
-        ("{tmp}/broken.json", 1, "is not valid JSON"),
+        ("{tmp}/broken.json", 1, "cannot open"),
+        ("{tmp}/nan.json", 1, "NaN"),
         ("{tmp}/list.json", 1, "not a map"),
     ],
 )
 def test_refusals(tmp_path, arg, code, words):
     (tmp_path / "broken.json").write_text('{"id": ', encoding="utf-8")
     (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
+    (tmp_path / "nan.json").write_text('{"x": NaN}', encoding="utf-8")
     res = runner.invoke(app, ["studio", arg.format(tmp=tmp_path), "--no-browser"])
     assert res.exit_code == code
     assert words in res.output

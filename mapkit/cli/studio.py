@@ -43,7 +43,6 @@ def studio(
     Serves one map on http://127.0.0.1:PORT until Ctrl+C. Nothing is written until you
     save; a new map is written where MAP says.
     """
-    import json
     from pathlib import Path
 
     from mapkit.resources import data_dir, resolve_map
@@ -63,10 +62,12 @@ def studio(
         session = Session(path, readonly=readonly)
     except OSError as exc:
         fail(f"cannot read {path}: {exc.strerror}", 2)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        fail(f"{path} is not valid JSON ({exc}); fix it in a text editor first", 1)
     except ValueError as exc:
-        fail(f"{path}: {exc}", 1)
+        fail(
+            f"cannot open {path}: {exc}; fix it in a text editor first "
+            f"(`mapkit validate {path}` shows every problem)",
+            1,
+        )
 
     import socket
 

@@ -39,12 +39,16 @@ def _error(status: int, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": message, **extra}, status_code=status)
 
 
+def _no_constant(name: str) -> Any:
+    raise ApiError(400, f"request body is not valid JSON: {name} is not a number JSON allows")
+
+
 async def _json_body(request: Request) -> Any:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise ApiError(415, "send the request body as JSON (Content-Type: application/json)")
     raw = await request.body()
     try:
-        return json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
         raise ApiError(400, "request body is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -275,6 +279,9 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
         origin = request.headers.get("origin")
         if origin is not None and origin.lower() not in origins:
             return _error(403, f"refused: requests from {origin} are not allowed")
+        site = request.headers.get("sec-fetch-site")
+        if site in ("cross-site", "same-site"):
+            return _error(403, "refused: requests from other sites are not allowed")
         return await call_next(request)
 
     async def api_error(request: Request, exc: Exception) -> Response:

@@ -88,11 +88,19 @@ class Session:
         self._load()
 
     def _load(self) -> None:
-        import json
+        """Read the file strictly (as validate does); ValueError when it is not a JSON object."""
+        from mapkit.mapfile.jsonpos import decode_utf8, parse_json
 
         if self.path.exists():
             data = self.path.read_bytes()
-            doc = json.loads(data.decode("utf-8"))
+            text, problem = decode_utf8(data)
+            if problem is not None:
+                raise ValueError(problem.message)
+            parsed = parse_json(text)
+            if parsed.problems:
+                p = parsed.problems[0]
+                raise ValueError(f"line {p.line}, column {p.column}: {p.message}")
+            doc = parsed.value
             if not isinstance(doc, dict):
                 raise ValueError("not a map: the file holds no JSON object")
             self.disk = hashlib.sha256(data).hexdigest()
