@@ -139,6 +139,9 @@ def test_draw_a_line_drag_undo_redo_save_validate(studio, tmp_path):
     for x in (200, 400, 600, 800):
         page.mouse.click(ox + x, oy + 300)
     assert [s["id"] for s in page.evaluate("S.doc.stations")] == ["s1", "s2", "s3", "s4"]
+    settle(page)  # a stations-only draft: checked, and no error for having no lines yet
+    assert tid(page, "diagnostics-count").inner_text() == "none"
+    assert page.locator("#sheet-layer .station[data-station='s4']").count() == 1
     page.keyboard.press("l")
     for sid in ("s1", "s2", "s3", "s4"):
         page.mouse.click(*centre(page, f'[data-handle="{sid}"]'))

@@ -125,6 +125,12 @@ function keepSelection() {
 }
 
 function changed() {
+  if (S.heat) {
+    // the heatmap belongs to the map as it was played; after an edit show the live sheet
+    S.heat = false;
+    const box = document.querySelector('[data-testid="toggle-heatmap"]');
+    if (box) box.checked = false;
+  }
   autosave();
   drawOverlay();
   drawPanels();
@@ -202,6 +208,14 @@ async function loadSheet() {
   }
   const text = await res.text();
   if (!S.heat && res.headers.get("X-Mapkit-Revision") !== S.revision) return;
+  if (stations().length < 2) {
+    // one station is drawn at an arbitrary scale: wait for a second to show the sheet
+    layer.replaceChildren();
+    S.layout = null;
+    S.sheetRevision = S.revision;
+    drawOverlay();
+    return;
+  }
   S.layout = JSON.parse(res.headers.get("X-Mapkit-Layout"));
   const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
   const vb = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
@@ -965,6 +979,12 @@ async function start() {
   c.addEventListener("pointermove", onPointerMove);
   c.addEventListener("pointerup", onPointerUp);
   c.addEventListener("pointerleave", () => { q("tooltip").hidden = true; });
+  c.addEventListener("dblclick", (evt) => {
+    const t = target(evt);
+    if (!t.station) return;
+    select({ kind: "station", id: t.station });
+    q("station-name").focus();
+  });
   c.addEventListener("wheel", onWheel, { passive: false });
   window.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => S.view && setView({ ...S.view }));
