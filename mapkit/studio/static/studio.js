@@ -15,7 +15,7 @@ const S = {
   doc: null, revision: null, path: "", readonly: false, savedText: "",
   undo: [], redo: [], tool: "select", sel: null, pending: null,
   layout: null, sheetRevision: null, diags: [], ix: {}, view: null,
-  grid: 0.5, snap: true, labels: false, draft: true, paper: "a4", heat: false,
+  grid: 0.5, snap: true, autoFit: true, labels: false, draft: true, paper: "a4", heat: false,
   syncing: false, needSync: false, drag: null, guides: [], rubber: null, playtest: null,
 };
 
@@ -134,6 +134,7 @@ function changed() {
   autosave();
   drawOverlay();
   drawPanels();
+  if (S.playtest) drawPlaytest();
   scheduleSync();
 }
 
@@ -226,12 +227,22 @@ async function loadSheet() {
   layer.setAttribute("transform", `matrix(${1 / s} 0 0 ${1 / s} ${-ox / s} ${-oy / s})`);
   layer.replaceChildren(document.importNode(svg, true));
   S.sheetRevision = S.revision;
-  if (!S.view) fit();
+  if (!S.view || (S.autoFit && S.tool === "select" && !S.drag && !sheetVisible())) fit();
   drawOverlay();
+}
+
+// Whether the whole sheet is in view (the sheet grows and shrinks as the map does).
+function sheetVisible() {
+  const { scale: s, offset: [ox, oy], width, height } = S.layout;
+  const v = S.view;
+  const eps = 1e-6;
+  return -ox / s >= v.x - eps && -oy / s >= v.y - eps
+    && (width - ox) / s <= v.x + v.w + eps && (height - oy) / s <= v.y + v.h + eps;
 }
 
 // ---- view ---------------------------------------------------------------------------------
 function fit() {
+  S.autoFit = true;
   if (S.layout) {
     const { scale: s, offset: [ox, oy], width, height } = S.layout;
     setView({ x: -ox / s, y: -oy / s, w: width / s, h: height / s });
@@ -754,6 +765,7 @@ function onPointerMove(evt) {
     return;
   }
   if (d.kind === "pan") {
+    S.autoFit = false;
     const k = unitsPerPixel();
     setView({ ...d.view, x: d.view.x - (evt.clientX - d.x) * k, y: d.view.y - (evt.clientY - d.y) * k });
     return;
@@ -815,6 +827,7 @@ function hover(evt) {
 
 function onWheel(evt) {
   evt.preventDefault();
+  S.autoFit = false;
   const p = toMap(evt);
   const k = Math.exp(evt.deltaY * 0.0015);
   const v = S.view;
@@ -889,11 +902,11 @@ function drawPlaytest() {
   const top = Math.max(...rows.map((x) => x.mean), 1);
   const stale = pt.revision !== S.revision ? '<p class="needs">The map changed since this play-test.</p>' : "";
   box.innerHTML = `${stale}<p>Mean score (seat 1, ${esc(seat.bot)}): <b data-testid="playtest-mean">${seat.mean}</b>
-    ± ${(+seat.sd).toFixed(1)} · p10–p90 ${seat.p10}–${seat.p90} · ${r.rounds.mean} rounds</p>
+    ± ${(+seat.sd).toFixed(1)} · p10–p90 ${seat.p10}–${seat.p90} · ${(+r.rounds.mean).toFixed(1)} rounds</p>
     <div class="bars" data-testid="playtest-reference">${rows.map((x) => `<div class="${x.me ? "this" : ""}">
       <span class="name">${esc(x.name)}</span><span class="bar" style="width:${(150 * x.mean) / top}px"></span><span>${x.mean}</span></div>`).join("")}</div>
     <table data-testid="playtest-lines"><tr><th>line</th><th>done</th><th>round</th><th>points</th><th>suggested</th><th></th></tr>
-    ${r.lines.map((l) => `<tr><td>${esc(l.line)}</td><td>${Math.round(l.completion_rate * 100)}%</td><td>${l.mean_round ?? "–"}</td>
+    ${r.lines.map((l) => `<tr><td>${esc(l.line)}</td><td>${Math.round(l.completion_rate * 100)}%</td><td>${l.mean_round == null ? "–" : (+l.mean_round).toFixed(1)}</td>
       <td>${l.printed.first}/${l.printed.others}</td><td>${l.suggested.first}/${l.suggested.others}</td>
       <td><button data-testid="apply-points" data-line="${esc(l.line)}" title="Use the suggested points">use</button></td></tr>`).join("")}</table>
     <p><button data-testid="apply-all-points">Use all suggested points</button>
