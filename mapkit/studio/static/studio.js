@@ -874,13 +874,13 @@ async function runPlaytest() {
   q("playtest-status").textContent = `playing ${cfg.games} ${cfg.bots[0]} games in the background…`;
   try {
     await waitSynced();
-    const revision = S.revision;
+    const played = snapshot();
     const [{ res, data }, ref] = await Promise.all([
       api("POST", "/api/simulate", cfg),
       api("POST", "/api/reference", cfg),
     ]);
     if (!res.ok) { q("playtest-status").textContent = data.error; return; }
-    S.playtest = { report: data, reference: ref.res.ok ? ref.data.cities : [], revision, cfg };
+    S.playtest = { report: data, reference: ref.res.ok ? ref.data.cities : [], played, cfg };
     q("playtest-status").textContent = `${data.games} games, seed ${data.seed}`;
     drawPlaytest();
     if (S.heat) loadSheet();
@@ -900,7 +900,7 @@ function drawPlaytest() {
   const rows = [...pt.reference.map((c) => ({ name: c.name, mean: c.mean })), { name: S.doc.name || "this map", mean: seat.mean, me: true }]
     .sort((a, b) => b.mean - a.mean);
   const top = Math.max(...rows.map((x) => x.mean), 1);
-  const stale = pt.revision !== S.revision ? '<p class="needs">The map changed since this play-test.</p>' : "";
+  const stale = pt.played !== snapshot() ? '<p class="needs">The map changed since this play-test.</p>' : "";
   box.innerHTML = `${stale}<p>Mean score (seat 1, ${esc(seat.bot)}): <b data-testid="playtest-mean">${seat.mean}</b>
     ± ${(+seat.sd).toFixed(1)} · p10–p90 ${seat.p10}–${seat.p90} · ${(+r.rounds.mean).toFixed(1)} rounds</p>
     <div class="bars" data-testid="playtest-reference">${rows.map((x) => `<div class="${x.me ? "this" : ""}">
