@@ -329,7 +329,11 @@ def test_saving_a_shipped_map_unchanged_gives_the_same_bytes(name):
 
 
 _scalars = (
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
 )
 _json = st.recursive(
     _scalars,

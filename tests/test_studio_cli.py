@@ -45,11 +45,15 @@ def test_bad_port_is_a_usage_error(tmp_path):
     assert res.exit_code == 2 and "--port" in res.output
 
 
-def test_the_command_serves_the_map_and_writes_nothing(tmp_path):
-    target = tmp_path / "fresh.json"
+@pytest.mark.parametrize(
+    "arg, note, readonly",
+    [("fresh.json", "[new: nothing written until you save]", False),
+     ("berlin", "[read-only (use save as)]", True)],
+)  # fmt: skip
+def test_the_command_serves_the_map_and_writes_nothing(tmp_path, arg, note, readonly):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mapkit", "studio", str(target), "--no-browser", "--port", "0"],
+        [sys.executable, "-m", "mapkit", "studio", arg, "--no-browser", "--port", "0"],
         stderr=subprocess.PIPE,
         text=True,
         env=env,
@@ -58,7 +62,7 @@ def test_the_command_serves_the_map_and_writes_nothing(tmp_path):
     try:
         first = proc.stderr.readline() + proc.stderr.readline()
         url = re.search(r"http://127\.0\.0\.1:\d+/", first).group(0)
-        assert "new: nothing written until you save" in first
+        assert note in first
         for _ in range(100):
             try:
                 with urllib.request.urlopen(url + "api/map", timeout=5) as res:
@@ -66,7 +70,8 @@ def test_the_command_serves_the_map_and_writes_nothing(tmp_path):
                 break
             except OSError:
                 time.sleep(0.05)
-        assert data["map"]["id"] == "fresh" and data["exists"] is False
+        assert data["map"]["id"] == Path(arg).stem and data["readonly"] is readonly
+        assert data["exists"] is readonly
     finally:
         proc.terminate()
         proc.wait(10)

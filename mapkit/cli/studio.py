@@ -45,10 +45,10 @@ def studio(
     """
     from pathlib import Path
 
-    from mapkit.resources import data_dir, resolve_map
+    from mapkit.resources import resolve_map
 
     path = resolve_map(map) if map else Path("new-city.json")
-    readonly = path.exists() and path.resolve().parent == data_dir("maps").resolve()
+    readonly = map is not None and path != Path(map)  # a shipped city named, not a path
     if path.is_dir():
         fail(f"{map} is a folder; name a map file (e.g. {map}/my-city.json)", 2)
     if not path.exists() and not path.parent.resolve().is_dir():
