@@ -48,11 +48,10 @@ function neighbours(id) {
     const i = stops.indexOf(id);
     if (i < 0) continue;
     if (i > 0) out.push(stops[i - 1]);
-    else if (l.depot) out.push(null);
     if (i < stops.length - 1) out.push(stops[i + 1]);
     else if (l.loop && stops.length > 2) out.push(stops[0]);
   }
-  return out.filter((n) => n && station(n)).map((n) => station(n));
+  return out.filter((n) => station(n)).map((n) => station(n));
 }
 
 function autoDepot(l) {
@@ -566,7 +565,6 @@ function drawDiagnostics() {
   for (const d of list) {
     const li = document.createElement("li");
     li.dataset.testid = "diagnostic";
-    li.setAttribute("data-testid", "diagnostic");
     li.dataset.code = d.code;
     li.dataset.pointer = d.pointer;
     li.dataset.severity = d.severity;
@@ -971,7 +969,6 @@ async function start() {
   S.path = data.path;
   S.readonly = data.readonly;
   S.savedText = data.exists && !data.dirty ? snapshot() : "";
-  if (!data.exists) S.savedText = "";
   showFile();
   setGrid(S.grid);
   for (const b of $$("[data-tool]")) b.onclick = () => setTool(b.dataset.tool);
