@@ -162,6 +162,18 @@ def test_draw_a_line_drag_undo_redo_save_validate(studio, tmp_path):
     tid(page, "line-others").fill("3")
     tid(page, "line-others").press("Enter")
     settle(page)
+    # the last stop moves off the row; with 45-degree bends the shape follows it
+    tid(page, "line-shape").select_option("octilinear")
+    tid(page, "tool-select").click()
+    page.mouse.click(*centre(page, '[data-handle="s4"]'))
+    for _ in range(4):
+        page.keyboard.press("ArrowDown")
+    shape = page.evaluate("S.doc.lines[0].shape")
+    s3, s4 = page.evaluate("[S.doc.stations[2], S.doc.stations[3]]")
+    assert shape[-1] == [s4["x"], s4["y"]] and s4["y"] == s3["y"] + 2
+    bend = shape[-2]
+    assert bend[1] == s3["y"] and bend[0] - s3["x"] == pytest.approx(s4["x"] - s3["x"] - 2)
+    settle(page)
 
     # drag s3 next to s2 (Shift: no snapping): stations too close
     tid(page, "tool-select").click()
@@ -197,6 +209,7 @@ def test_draw_a_line_drag_undo_redo_save_validate(studio, tmp_path):
     assert saved == server.get("/api/map")["map"]
     assert saved["lines"][0]["windows"] == 4
     assert saved["lines"][0]["points"] == {"first": 5, "others": 3}
+    assert saved["lines"][0]["shape"][-1] == [saved["stations"][3]["x"], saved["stations"][3]["y"]]
     assert path.read_text(encoding="utf-8") == mapjson.dumps(saved)
     res = CliRunner().invoke(cli, ["validate", "--format", "json", str(path)])
     assert json.loads(res.output)["files"][0]["valid"] is True, res.output

@@ -15,7 +15,7 @@ const S = {
   doc: null, revision: null, path: "", readonly: false, savedText: "",
   undo: [], redo: [], tool: "select", sel: null, pending: null,
   layout: null, sheetRevision: null, diags: [], ix: {}, view: null,
-  grid: 0.5, snap: true, autoFit: true, labels: false, draft: true, paper: "a4", heat: false,
+  grid: 0.5, snap: true, autoFit: true, autoShapes: new Set(), labels: false, draft: true, paper: "a4", heat: false,
   syncing: false, needSync: false, drag: null, guides: [], rubber: null, playtest: null,
 };
 
@@ -86,8 +86,16 @@ function octilinearShape(l) {
   return pts;
 }
 
+// Shapes the studio drew (45-degree bends) follow the stations; a shape from the file is
+// left as it is (REF007 says when it no longer passes its stops).
 function refreshShapes() {
-  for (const l of lines()) if (l.shape && l.depot && l.stops.every((s) => station(s))) l.shape = octilinearShape(l);
+  for (const l of lines()) {
+    if (S.autoShapes.has(l.id) && l.shape && l.depot && l.stops.every((s) => station(s))) l.shape = octilinearShape(l);
+  }
+}
+function findAutoShapes() {
+  S.autoShapes = new Set(lines().filter((l) => l.shape && l.depot && l.stops.every((s) => station(s))
+    && JSON.stringify(l.shape) === JSON.stringify(octilinearShape(l))).map((l) => l.id));
 }
 
 // ---- history ------------------------------------------------------------------------------
@@ -107,6 +115,7 @@ function undo() {
   if (!S.undo.length) return;
   S.redo.push(snapshot());
   S.doc = JSON.parse(S.undo.pop());
+  findAutoShapes();
   S.pending = null;
   keepSelection();
   changed();
@@ -115,6 +124,7 @@ function redo() {
   if (!S.redo.length) return;
   S.undo.push(snapshot());
   S.doc = JSON.parse(S.redo.pop());
+  findAutoShapes();
   keepSelection();
   changed();
 }
@@ -480,13 +490,16 @@ function drawInspector() {
     bind("line-first", pts("first"));
     bind("line-others", pts("others"));
     bind("line-loop", (v, e) => edit(() => { if (e.target.checked) l.loop = true; else delete l.loop; }));
-    bind("line-shape", (v) => edit(() => { if (v === "octilinear") l.shape = octilinearShape(l); else delete l.shape; }));
+    bind("line-shape", (v) => edit(() => {
+      if (v === "octilinear") { S.autoShapes.add(l.id); l.shape = octilinearShape(l); } else { S.autoShapes.delete(l.id); delete l.shape; }
+    }));
     q("line-reverse").onclick = () => edit(() => { l.stops.reverse(); autoDepot(l); });
     q("line-extend").onclick = () => { setTool("line"); S.pending = pendingFor(l.id, "append"); drawOverlay(); };
     for (const b of box.querySelectorAll("[data-i]")) {
       b.onclick = () => {
         const i = +b.dataset.i;
         const t = b.dataset.testid;
+        const first = l.stops[0];
         edit(() => {
           if (t === "stop-up" && i > 0) [l.stops[i - 1], l.stops[i]] = [l.stops[i], l.stops[i - 1]];
           if (t === "stop-down" && i < l.stops.length - 1) [l.stops[i + 1], l.stops[i]] = [l.stops[i], l.stops[i + 1]];
@@ -494,6 +507,7 @@ function drawInspector() {
             l.stops.splice(i, 1);
             if (l.stops.length < 2) { S.doc.lines = lines().filter((x) => x !== l); S.sel = null; }
           }
+          if (l.stops.length >= 2 && l.stops[0] !== first) autoDepot(l);
         });
       };
     }
@@ -537,6 +551,7 @@ function renameLine(old, id) {
   if (!id || id === old) return;
   if (line(id)) { status(`line '${id}' exists`); drawInspector(); return; }
   edit(() => { line(old).id = id; });
+  if (S.autoShapes.delete(old)) S.autoShapes.add(id);
   S.sel = { kind: "line", id };
   drawPanels();
 }
@@ -608,7 +623,11 @@ function deleteSelection() {
     edit((d) => {
       d.stations = stations().filter((s) => s.id !== sel.id);
       const dropped = [];
-      for (const l of lines()) l.stops = l.stops.filter((s) => s !== sel.id);
+      for (const l of lines()) {
+        const first = l.stops[0];
+        l.stops = l.stops.filter((s) => s !== sel.id);
+        if (l.stops.length >= 2 && l.stops[0] !== first) autoDepot(l);
+      }
       d.lines = lines().filter((l) => {
         if (l.stops.length >= 2) return true;
         dropped.push(l.id);
@@ -970,6 +989,7 @@ async function start() {
   S.readonly = data.readonly;
   S.savedText = data.exists && !data.dirty ? snapshot() : "";
   showFile();
+  findAutoShapes();
   setGrid(S.grid);
   for (const b of $$("[data-tool]")) b.onclick = () => setTool(b.dataset.tool);
   q("cmd-delete").onclick = deleteSelection;
