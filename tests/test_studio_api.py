@@ -348,3 +348,43 @@ def test_saved_text_reads_back_as_the_same_document(doc):
     text = mapjson.dumps(doc)
     assert json.loads(text) == doc
     assert mapjson.dumps(json.loads(text)) == text
+
+
+_ids = st.sampled_from(["a", "b", "c", "d"]) | st.text(max_size=3)
+_coord = st.integers(-50, 50) | st.floats(-1e6, 1e6, allow_nan=False) | st.just("x")
+_station = st.fixed_dictionaries(
+    {"id": _ids, "x": _coord, "y": _coord}, optional={"special": st.booleans()}
+)
+_line = st.fixed_dictionaries(
+    {
+        "id": st.sampled_from(["A", "B", "C", "a"]),
+        "color": st.sampled_from(["#dd001f", "#1344ad", "#ffffff", "red"]),
+        "depot": st.fixed_dictionaries({"x": _coord, "y": _coord}),
+        "stops": st.lists(_ids, max_size=5),
+    },
+    optional={
+        "windows": st.integers(-1, 9),
+        "points": st.fixed_dictionaries(
+            {"first": st.integers(-1, 9), "others": st.integers(-1, 9)}
+        ),
+        "loop": st.booleans(),
+        "shape": st.lists(st.lists(_coord, min_size=2, max_size=2), max_size=4),
+    },
+)
+_draft = st.fixed_dictionaries(
+    {"format": st.just("mapkit-map/1"), "id": st.just("h"), "name": st.just("H")},
+    optional={"stations": st.lists(_station, max_size=6), "lines": st.lists(_line, max_size=3)},
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(doc=_draft)
+def test_any_map_the_page_sends_gets_an_answer_never_a_crash(tmp_path_factory, doc):
+    path = tmp_path_factory.mktemp("h") / "h.json"
+    with client_for(path) as c:
+        assert put(c, doc).status_code == 200
+        for draft in ("1", "0"):
+            res = c.get(f"/api/diagnostics?draft={draft}")
+            assert res.status_code == 200, res.text
+        assert c.get("/api/sheet.svg").status_code in (200, 422)
+        assert c.get("/api/intersections").status_code in (200, 422)
