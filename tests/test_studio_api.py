@@ -342,7 +342,7 @@ _json = st.recursive(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(doc=st.dictionaries(st.text(), _json, max_size=6))
 def test_saved_text_reads_back_as_the_same_document(doc):
     text = mapjson.dumps(doc)
@@ -377,7 +377,7 @@ _draft = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(doc=_draft)
 def test_any_map_the_page_sends_gets_an_answer_never_a_crash(tmp_path_factory, doc):
     path = tmp_path_factory.mktemp("h") / "h.json"
