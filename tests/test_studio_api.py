@@ -306,6 +306,7 @@ def test_page_and_assets(client):
     assert client.get("/static/studio.css").status_code == 200
     assert client.get("/static/../app.py").status_code == 404
     assert client.get("/static/session.py").status_code == 404
+    assert client.get("/favicon.ico").status_code == 204
 
 
 def test_docs_list_every_data_testid_of_the_page():

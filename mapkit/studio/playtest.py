@@ -9,6 +9,7 @@ rather than copied so the comparison is always like for like.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,7 +83,7 @@ class Worker:
         self._lock = threading.Lock()
         self.references: dict[PlaytestConfig, list[dict[str, Any]]] = {}
 
-    def submit(self, fn, *args) -> Any:
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run ``fn(*args)`` in the worker process; a ``concurrent.futures.Future``."""
         import concurrent.futures
         import multiprocessing
