@@ -408,6 +408,7 @@ function drawRubber() {
 
 function hint() {
   const h = $("#hint");
+  h.classList.toggle("empty", !stations().length && S.tool === "select");
   if (S.tool === "station") h.textContent = "Station: click to place a station (Shift: off the grid). Esc: back to Select.";
   else if (S.tool === "line") {
     h.textContent = S.pending
