@@ -5,8 +5,9 @@
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const HISTORY = 200;
-const PALETTE = ["#dd001f", "#1344ad", "#00963f", "#f08c00", "#8e3fae", "#00a0d2",
-  "#e4007c", "#8b5a2b", "#6b8e00", "#333333", "#c2185b", "#00796b"];
+// docs/rules.md "Recommended palette" (a test keeps them the same): every pair passes DES003.
+const PALETTE = ["#dd001f", "#f59200", "#89c459", "#0a5237", "#008c81", "#009fe3",
+  "#1344ad", "#7b1e7a", "#e5007d", "#7c6414", "#8d929c", "#2b2b2b"];
 const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 const q = (id) => document.querySelector(`[data-testid="${id}"]`);
