@@ -743,11 +743,28 @@ function target(evt) {
   return wagon ? { depot: t.dataset.line } : { line: t.dataset.line };
 }
 
+// The station within a few pixels of p: a click just beside a station means that station,
+// not a new one on top of it.
+function nearStation(p) {
+  const reach = stationRadius() + 6 * unitsPerPixel();
+  let best = null;
+  let bestD = reach;
+  for (const st of stations()) {
+    const d = Math.hypot(st.x - p.x, st.y - p.y);
+    if (d < bestD) { best = st.id; bestD = d; }
+  }
+  return best;
+}
+
 function onPointerDown(evt) {
   if (evt.button === 1 || (evt.button === 0 && evt.altKey)) return startPan(evt);
   if (evt.button !== 0) return;
   const p = toMap(evt);
   const t = target(evt);
+  if (!t.station && !t.depot && S.tool !== "select") {
+    const near = nearStation(p);
+    if (near) t.station = near;
+  }
   try { $("#canvas").setPointerCapture(evt.pointerId); } catch { /* synthetic events */ }
   if (S.tool === "line") { lineClick(t.station || null, p, evt.shiftKey); return; }
   if (S.tool === "station" && !t.station && !t.depot) {
