@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import threading
-import time
 import urllib.request
 from pathlib import Path
 
@@ -23,46 +20,17 @@ sync_api = pytest.importorskip(
 )
 if not Path(CHROMIUM).exists():
     pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-import uvicorn  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from mapkit.cli import app as cli  # noqa: E402
 from mapkit.studio import mapjson  # noqa: E402
-from mapkit.studio.app import create_app  # noqa: E402
-from mapkit.studio.session import Session  # noqa: E402
+from tests.studio_server import Server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--no-first-run", "--disable-sync",
 ]  # fmt: skip
-
-
-class Server:
-    """The studio app served by uvicorn in a daemon thread."""
-
-    def __init__(self, path: Path, readonly: bool = False) -> None:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}/"
-        app = create_app(Session(path, readonly=readonly), [f"127.0.0.1:{self.port}"])
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
-        )
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started and time.monotonic() < deadline:
-            time.sleep(0.01)
-
-    def get(self, route: str):
-        with urllib.request.urlopen(self.url + route.lstrip("/")) as res:
-            return json.loads(res.read())
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
 
 
 @pytest.fixture(scope="module")
