@@ -29,9 +29,10 @@ class Server:
             target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
         )
         self.thread.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while not self.server.started and time.monotonic() < deadline:
             time.sleep(0.01)
+        assert self.server.started, "the studio server did not start within 30 s"
 
     def get(self, route: str):
         with urllib.request.urlopen(self.url + route.lstrip("/")) as res:
