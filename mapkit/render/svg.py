@@ -267,7 +267,7 @@ class SheetDrawing:
                     pill_path(a, b, r),
                     fill=fill,
                     stroke=INK,
-                    stroke_width=0.75 if shared else 0.35,
+                    stroke_width=m.interchange_stroke if shared else m.station_stroke,
                 )
             )
 
@@ -337,8 +337,8 @@ class SheetDrawing:
                 middle=True,
                 cls="wagon-letter",
             )
+            inset = self.m.window_inset
             for i, bx in enumerate(wg.boxes):
-                inset = 0.35
                 wgrp.add(
                     self.dwg.rect(
                         (fmt(bx.x + inset), fmt(bx.y + inset)),
@@ -346,7 +346,7 @@ class SheetDrawing:
                         rx=0.5,
                         fill=PAPER_WHITE,
                         stroke=INK,
-                        stroke_width=0.3,
+                        stroke_width=self.m.window_stroke,
                         id=f"win-{ln.id}-{i}",
                         **{"class": "window", "data-line": ln.id},
                     )
