@@ -138,3 +138,38 @@ def test_metrics_keep_the_writing_room():
     assert m.inside_of_box(m.box) == pytest.approx(m.window_inside)
     assert 2 * m.station_r - m.interchange_stroke >= m.min_station_inside == 5.5
     assert m.margin >= 5.0
+
+
+def _pattern(group) -> tuple:
+    """A drawn line's look without its grey levels: each stroke's width and dashes."""
+    return tuple(
+        (el.get("stroke-width"), el.get("stroke-dasharray"))
+        for el in group
+        if el.tag == SVG_NS + "polyline"
+    )
+
+
+@pytest.mark.parametrize("path", SHEETS[:4])
+def test_grayscale_patterns_tell_meeting_lines_apart_and_have_a_legend(path):
+    city = load_map(ROOT / path)
+    root = parse(sheet_svg(city, grayscale=True).svg)
+    drawn = {g.get("data-line"): g for g in with_class(root, "line", "g")}
+    for st in city.stations:
+        for a, b in itertools.combinations(city.lines_at(st.id), 2):
+            assert _pattern(drawn[a]) != _pattern(drawn[b]), (path, st.id, a, b)
+    for g in drawn.values():
+        for el in g:
+            dash = el.get("stroke-dasharray")
+            if dash:
+                assert el.get("stroke-linecap") == "butt"
+                assert min(float(v) for v in dash.split()) >= 1.2
+    legend = {e.get("data-line"): e for e in with_class(root, "legend-entry", "g")}
+    assert list(legend) == [ln.id for ln in city.lines]
+    for lid, entry in legend.items():
+        assert _pattern(entry) == _pattern(drawn[lid])
+        assert [t for el in entry.iter(SVG_NS + "text") for t in el.itertext()] == [lid]
+
+
+def test_colour_sheets_have_no_legend():
+    city = load_map(ROOT / SHEETS[0])
+    assert with_class(parse(sheet_svg(city).svg), "legend") == []

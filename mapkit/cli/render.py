@@ -53,6 +53,13 @@ def render(
         bool, typer.Option(help="Black-and-white print: lines told apart by dash pattern.")
     ] = False,
     labels: Annotated[bool, typer.Option(help="Print station names where they fit.")] = False,
+    solo: Annotated[
+        bool,
+        typer.Option(
+            help="Score boxes captioned for a solo game (empty stations not halved);"
+            " with --record, follows the record's player count."
+        ),
+    ] = False,
     record: Annotated[
         Path | None, typer.Option(help="A game record: draw a player's filled sheet.")
     ] = None,
@@ -88,21 +95,27 @@ def render(
     if record is not None:
         assert player is not None
         filled = _paper_sheet(cities[0], record, player, round_)
+        seats = len(read_record(record).get("players") or ())
+        if solo and seats > 1:
+            fail(f"--solo, but {record} is a game of {seats} players", 2)
+        solo = seats == 1
 
     from mapkit.render.svg import sheet_svg
 
     ext = ".pdf" if pdf else ".png" if png else ".svg"
     svgs = []
     for city, path in zip(cities, paths, strict=True):
-        res = sheet_svg(city, paper=paper.value, grayscale=grayscale, labels=labels, filled=filled)
+        res = sheet_svg(
+            city, paper=paper.value, grayscale=grayscale, labels=labels, filled=filled, solo=solo
+        )
         svgs.append(res.svg)
         if res.labels is not None:
             lr = res.labels
-            typer.echo(
-                f"{path.name}: {lr.placed} of {lr.wanted} station names placed"
-                f" ({lr.shortened} shortened, {len(lr.skipped)} left out for lack of room)",
-                err=True,
-            )
+            msg = f"{path.name}: {lr.placed} of {lr.wanted} station names placed"
+            if lr.skipped:
+                names = ", ".join(city.station(sid).label for sid in lr.skipped)
+                msg += f"; {len(lr.skipped)} left out for lack of room: {names}"
+            typer.echo(msg, err=True)
 
     def stem(i: int) -> str:
         s = paths[i].stem
