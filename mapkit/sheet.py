@@ -34,6 +34,8 @@ class Metrics:
     """
 
     margin: float = 5.0
+    bleed: float = 3.0
+    crop_mark: float = 5.0
     header_h: float = 14.0
     footer_h: float = 4.0
     panel_w: float = 40.0

@@ -154,7 +154,8 @@ def test_colour_sheet_uses_line_colours(city):
     for ln in city.lines:
         (g,) = [el for el in with_class(root, "line", "g") if el.get("id") == f"line-{ln.id}"]
         assert ln.color in {p.get("stroke") for p in g}
-    assert root.find(".//*[@id='background']").get("fill") == city.sheet_color
+    full = parse(sheet_svg(city, background="full").svg)
+    assert full.find(".//*[@id='background']").get("fill") == city.sheet_color
 
 
 def _random_map(draw) -> dict:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from mapkit.cli.common import Paper, fail, load_or_fail, map_paths, read_record
+
+
+class Background(StrEnum):
+    home = "home"
+    full = "full"
 
 
 def _default_dir(arg: str, path: Path) -> Path:
@@ -53,6 +59,13 @@ def render(
         bool, typer.Option(help="Black-and-white print: lines told apart by dash pattern.")
     ] = False,
     labels: Annotated[bool, typer.Option(help="Print station names where they fit.")] = False,
+    background: Annotated[
+        Background,
+        typer.Option(
+            help="home: white page, city colour in the title band and panel;"
+            " full: colour to a 3 mm bleed with crop marks, for a print shop."
+        ),
+    ] = Background.home,
     solo: Annotated[
         bool,
         typer.Option(
@@ -106,7 +119,13 @@ def render(
     svgs = []
     for city, path in zip(cities, paths, strict=True):
         res = sheet_svg(
-            city, paper=paper.value, grayscale=grayscale, labels=labels, filled=filled, solo=solo
+            city,
+            paper=paper.value,
+            grayscale=grayscale,
+            labels=labels,
+            filled=filled,
+            solo=solo,
+            background=background.value,
         )
         svgs.append(res.svg)
         if res.labels is not None:

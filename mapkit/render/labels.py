@@ -4,8 +4,8 @@ A label may touch nothing printed: station marks, lines, wagons, loop arrows,
 special-station stars or other labels, and it stays inside the map area. When
 no position is free the name is left out, never shortened to a fragment that
 loses its meaning, and never overlapped. Widths are DejaVu Sans advances
-(:mod:`mapkit.render.fontmetrics`), which is what cairo and browsers lay out
-because the sheet asks for unhinted metrics (``text-rendering="geometricPrecision"``).
+(:mod:`mapkit.render.fontmetrics`), which is what the PDF and PNG export lays out
+(it draws text with unhinted metrics, see :mod:`mapkit.render.export`).
 """
 
 from __future__ import annotations

@@ -31,10 +31,11 @@ from mapkit.render.style import (
     gray_styles,
     text_on,
 )
-from mapkit.sheet import SheetLayout, layout
+from mapkit.sheet import Rect, SheetLayout, layout
 
 Point = tuple[float, float]
 
+BACKGROUNDS = ("home", "full")
 TERMINUS_EXTRA = 1.25
 SPECIAL_EXTRA = 2.3
 
@@ -84,7 +85,13 @@ class SheetDrawing:
     """One sheet being drawn: the layout, the style choices and the svgwrite document."""
 
     def __init__(
-        self, city: CityMap, paper: str = "a4", *, grayscale: bool = False, solo: bool = False
+        self,
+        city: CityMap,
+        paper: str = "a4",
+        *,
+        grayscale: bool = False,
+        solo: bool = False,
+        background: str = "home",
     ) -> None:
         import svgwrite
 
@@ -93,20 +100,22 @@ class SheetDrawing:
         self.m = self.lay.metrics
         self.grayscale = grayscale
         self.solo = solo
+        if background not in BACKGROUNDS:
+            raise ValueError(f"background must be one of {', '.join(BACKGROUNDS)}")
+        self.background = "home" if grayscale else background
         w, h = self.lay.width, self.lay.height
+        # full: the trimmed page plus bleed and a slug for crop marks, around the same origin
+        out = self.m.bleed + self.m.crop_mark + 1.0 if self.background == "full" else 0.0
         self.dwg = svgwrite.Drawing(
-            size=(f"{fmt(w)}mm", f"{fmt(h)}mm"), profile="full", debug=False
+            size=(f"{fmt(w + 2 * out)}mm", f"{fmt(h + 2 * out)}mm"), profile="full", debug=False
         )
-        self.dwg["viewBox"] = f"0 0 {fmt(w)} {fmt(h)}"
-        # unhinted glyph advances: text is laid out exactly as fontmetrics measures it
+        self.dwg["viewBox"] = f"{fmt(-out)} {fmt(-out)} {fmt(w + 2 * out)} {fmt(h + 2 * out)}"
         self.root = self.dwg.g(
-            font_family=FONT_FAMILY,
-            id="sheet",
-            text_rendering="geometricPrecision",
-            **{"class": f"sheet city-{city.id}"},
+            font_family=FONT_FAMILY, id="sheet", **{"class": f"sheet city-{city.id}"}
         )
         self.dwg.add(self.root)
-        self.sheet_color = PAPER_WHITE if grayscale else city.sheet_color
+        # the colour under the lines: the city's on a full-colour sheet, else white paper
+        self.sheet_color = city.sheet_color if self.background == "full" else PAPER_WHITE
         if grayscale:
             self.styles: dict[str, LineStyle] = gray_styles(
                 [ln.id for ln in city.lines], self.meeting_lines()
@@ -167,12 +176,61 @@ class SheetDrawing:
     # -- the sheet -------------------------------------------------------
 
     def draw_background(self) -> None:
-        lay = self.lay
+        """The paper: city colour to the bleed (``full``) or a white page with colour accents.
+
+        ``home`` keeps the city recognisable for a home printer without flooding
+        the page: the title band and the scoring panel in the sheet colour, inside
+        the margins (a fifth of the page instead of all of it).
+        """
+        lay, m = self.lay, self.m
+        if self.background == "full":
+            b = m.bleed
+            self.root.add(
+                self.dwg.rect(
+                    (fmt(-b), fmt(-b)),
+                    (fmt(lay.width + 2 * b), fmt(lay.height + 2 * b)),
+                    fill=self.sheet_color,
+                    id="background",
+                )
+            )
+            self.draw_crop_marks()
+            return
         self.root.add(
             self.dwg.rect(
-                (0, 0), (fmt(lay.width), fmt(lay.height)), fill=self.sheet_color, id="background"
+                (0, 0), (fmt(lay.width), fmt(lay.height)), fill=PAPER_WHITE, id="background"
             )
         )
+        if self.grayscale:
+            return
+        tint = self.city.sheet_color
+        g = self.group("sheet-tint", id="sheet-tint")
+        hd, pn = lay.header, lay.panel
+        for r in (
+            Rect(hd.x, hd.y, hd.w, hd.h - 1.5),
+            Rect(pn.x - 1.5, pn.y, pn.w + 1.5, lay.footer.y - pn.y),
+        ):
+            g.add(self.dwg.rect((fmt(r.x), fmt(r.y)), (fmt(r.w), fmt(r.h)), rx=2.0, fill=tint))
+
+    def draw_crop_marks(self) -> None:
+        """Trim marks at the four corners, outside the bleed, for a print shop's guillotine."""
+        lay, m = self.lay, self.m
+        g = self.group("crop-marks", id="crop-marks")
+        start, end = m.bleed, m.bleed + m.crop_mark
+        for x, sx in ((0.0, -1), (lay.width, 1)):
+            for y, sy in ((0.0, -1), (lay.height, 1)):
+                for a, b in (
+                    ((x + sx * start, y), (x + sx * end, y)),
+                    ((x, y + sy * start), (x, y + sy * end)),
+                ):
+                    g.add(
+                        self.dwg.line(
+                            (fmt(a[0]), fmt(a[1])),
+                            (fmt(b[0]), fmt(b[1])),
+                            stroke="#000000",
+                            stroke_width=0.25,
+                            **{"class": "crop-mark"},
+                        )
+                    )
 
     def draw_header(self, title: str | None = None, right: str | None = None) -> None:
         lay, m = self.lay, self.m
@@ -469,13 +527,16 @@ def sheet_svg(
     labels: bool = False,
     filled: PaperSheet | None = None,
     solo: bool = False,
+    background: str = "home",
 ) -> RenderResult:
     """Draw one sheet (optionally with a player's marks) and return the SVG text.
 
     ``solo`` captions the scoring boxes with the solo rules (every completed line
-    scores its diamond, empty stations count in full).
+    scores its diamond, empty stations count in full). ``background`` is ``home``
+    (white page, the city colour in the title band, panel and frame) or ``full``
+    (the city colour to a 3 mm bleed, with crop marks, for a print shop).
     """
-    d = SheetDrawing(city, paper, grayscale=grayscale, solo=solo)
+    d = SheetDrawing(city, paper, grayscale=grayscale, solo=solo, background=background)
     d.draw_background()
     right = None
     if filled is not None:
