@@ -136,3 +136,20 @@ def test_shipped_cities_keep_meeting_pairs_apart_for_colour_blind_players() -> N
             if where:
                 for vision in colour.VISIONS[1:]:
                     assert colour.delta_e(a.color, b.color, vision) >= 10, (name, a.id, b.id)
+
+
+def test_layout_figures_measure_octilinear_share_and_spacing() -> None:
+    import math
+    from pathlib import Path
+
+    from mapkit.checks.design import layout_figures
+    from mapkit.mapfile import load_map
+
+    broken = Path(__file__).resolve().parents[1] / "examples" / "broken"
+    base = load_map(broken / "_base.json")
+    assert [layout_figures(base, ln)[0] for ln in base.lines] == [0.0, 0.0, 0.0]
+    bent = load_map(broken / "DES006.json")
+    share, short, long = layout_figures(bent, bent.line("A"))
+    slanted = 2 * math.hypot(10, 4)
+    assert share == pytest.approx(slanted / (slanted + 10))
+    assert (short, long) == pytest.approx((10.0, math.hypot(10, 4)))

@@ -11,6 +11,10 @@ sheets and on real network palettes):
   protanopia, deuteranopia and tritanopia): the figure the shipped cities keep.
   Lines that never meet are told apart by the letter at the wagon and in the
   panel too, so they need only ``MIN_DE_NORMAL_APART`` / ``MIN_DE_CVD_APART``.
+- DES006 (info) reports a line whose stretches between stops run off the eight
+  directions of transit-map practice (more than ``OCTILINEAR_TOL`` degrees from
+  a multiple of 45) for more than ``MAX_OFF_OCTILINEAR`` of its length, or
+  whose stop spacing varies more than ``MAX_SPACING_RATIO`` (longest / shortest).
 - DES004 warns for a colour within ``MIN_SHEET_DE_NORMAL`` / ``MIN_SHEET_DE_CVD``
   of the sheet colour, or lighter than ``MAX_LIGHTNESS`` (L*).
 """
@@ -23,7 +27,7 @@ import math
 from mapkit.checks import colour
 from mapkit.checks.completion import completion_chance, min_windows, structure
 from mapkit.checks.context import CheckContext
-from mapkit.mapfile.model import Line
+from mapkit.mapfile.model import CityMap, Line
 
 MIN_CHANCE = 0.05
 MEET_MM = 10.0
@@ -35,6 +39,9 @@ MIN_SHEET_DE_NORMAL = 20.0
 MIN_SHEET_DE_CVD = 15.0
 MAX_LIGHTNESS = 88.0
 BONUS_MIN_CHANCE_GAP = 0.05
+OCTILINEAR_TOL = 3.0
+MAX_OFF_OCTILINEAR = 0.25
+MAX_SPACING_RATIO = 3.0
 
 
 def _key(ctx: CheckContext, ln: Line):
@@ -186,8 +193,49 @@ def bonuses(ctx: CheckContext, chances: dict[str, float | None]) -> None:
         )
 
 
+def layout_figures(city: CityMap, ln: Line) -> tuple[float, float, float]:
+    """(share of length off the eight directions, shortest and longest stop spacing).
+
+    Measured on the line's route between its first and last stop (the wagon's
+    lead-in is the designer's free choice), in map units.
+    """
+    route = city.route(ln)[1:]
+    off = total = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(route):
+        length = math.hypot(x1 - x0, y1 - y0)
+        angle = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 45.0
+        total += length
+        if min(angle, 45.0 - angle) > OCTILINEAR_TOL:
+            off += length
+    stops = [city.station(s).xy for s in ln.stops]
+    if ln.loop:
+        stops.append(stops[0])
+    gaps = [math.dist(a, b) for a, b in itertools.pairwise(stops)]
+    return (off / total if total else 0.0, min(gaps, default=0.0), max(gaps, default=0.0))
+
+
+def layout(ctx: CheckContext) -> None:
+    """DES006: lines drawn off the eight directions or with very uneven stop spacing."""
+    scale = ctx.sheet.scale
+    for ln in ctx.city.lines:
+        share, short, long = layout_figures(ctx.city, ln)
+        ratio = long / short if short > 0 else math.inf
+        if share <= MAX_OFF_OCTILINEAR and ratio <= MAX_SPACING_RATIO:
+            continue
+        ctx.emit(
+            "DES006",
+            f"line '{ln.id}': {share:.0%} of its length runs off the eight directions "
+            f"(more than {OCTILINEAR_TOL:.0f}° from a multiple of 45°, at most "
+            f"{MAX_OFF_OCTILINEAR:.0%} reads as a transit map); its stops are "
+            f"{short * scale:.0f} to {long * scale:.0f} mm apart at print scale "
+            f"(ratio {ratio:.1f}, at most {MAX_SPACING_RATIO:.1f} looks even)",
+            ctx.line_ptr(ln.id, "stops"),
+        )
+
+
 def check(ctx: CheckContext) -> None:
-    """DES001-DES005."""
+    """DES001-DES006."""
     chances = completion(ctx)
     colours(ctx)
     bonuses(ctx, chances)
+    layout(ctx)
