@@ -66,6 +66,16 @@ def render(
             " full: colour to a 3 mm bleed with crop marks, for a print shop."
         ),
     ] = Background.home,
+    back: Annotated[
+        bool,
+        typer.Option(
+            "--back",
+            help="PDF: a rules summary behind every sheet (front, back, ... for duplex).",
+        ),
+    ] = False,
+    cards: Annotated[
+        bool, typer.Option("--cards", help="PDF: add a page with the 14 cards to cut out.")
+    ] = False,
     solo: Annotated[
         bool,
         typer.Option(
@@ -93,6 +103,8 @@ def render(
         fail("choose one of --pdf and --png", 2)
     if copies > 1 and not pdf:
         fail("--copies makes a PDF pad: add --pdf", 2)
+    if (back or cards) and not pdf:
+        fail("--back and --cards add PDF pages: add --pdf", 2)
     if (record is None) != (player is None):
         fail("--record and --player go together", 2)
     if round_ is not None and record is None:
@@ -113,11 +125,15 @@ def render(
             fail(f"--solo, but {record} is a game of {seats} players", 2)
         solo = seats == 1
 
+    from mapkit.render.back import back_svg, cards_svg
     from mapkit.render.svg import sheet_svg
 
     ext = ".pdf" if pdf else ".png" if png else ".svg"
     svgs = []
+    backs = []
     for city, path in zip(cities, paths, strict=True):
+        if back:
+            backs.append(back_svg(city, paper=paper.value, grayscale=grayscale, solo=solo))
         res = sheet_svg(
             city,
             paper=paper.value,
@@ -184,7 +200,14 @@ def render(
         blobs = []
         for _target, idx in targets:
             if pdf:
-                pages = [svgs[i] for i in idx for _ in range(copies)]
+                pages = [
+                    page
+                    for i in idx
+                    for _ in range(copies)
+                    for page in ([svgs[i], backs[i]] if back else [svgs[i]])
+                ]
+                if cards:
+                    pages.append(cards_svg(paper.value))
                 title = ", ".join(c.name for c in (cities[i] for i in idx))
                 blobs.append(svgs_to_pdf(pages, title=title))
             elif png:

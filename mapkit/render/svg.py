@@ -175,7 +175,7 @@ class SheetDrawing:
 
     # -- the sheet -------------------------------------------------------
 
-    def draw_background(self) -> None:
+    def draw_background(self, *, panel: bool = True) -> None:
         """The paper: city colour to the bleed (``full``) or a white page with colour accents.
 
         ``home`` keeps the city recognisable for a home printer without flooding
@@ -205,10 +205,10 @@ class SheetDrawing:
         tint = self.city.sheet_color
         g = self.group("sheet-tint", id="sheet-tint")
         hd, pn = lay.header, lay.panel
-        for r in (
-            Rect(hd.x, hd.y, hd.w, hd.h - 1.5),
-            Rect(pn.x - 1.5, pn.y, pn.w + 1.5, lay.footer.y - pn.y),
-        ):
+        tinted = [Rect(hd.x, hd.y, hd.w, hd.h - 1.5)]
+        if panel:
+            tinted.append(Rect(pn.x - 1.5, pn.y, pn.w + 1.5, lay.footer.y - pn.y))
+        for r in tinted:
             g.add(self.dwg.rect((fmt(r.x), fmt(r.y)), (fmt(r.w), fmt(r.h)), rx=2.0, fill=tint))
 
     def draw_crop_marks(self) -> None:
