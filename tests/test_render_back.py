@@ -38,7 +38,8 @@ def test_back_lists_the_engine_deck_scoring_and_rating_table():
 def test_card_page_has_the_14_cards_of_the_deck():
     root = parse(cards_svg())
     cards = with_class(root, "card", "g")
-    assert Counter(c.get("data-card") for c in cards) == dict(zip(CARD_NAMES, DECK_COUNTS))
+    want = dict(zip(CARD_NAMES, DECK_COUNTS, strict=True))
+    assert Counter(c.get("data-card") for c in cards) == want
     assert len(with_class(root, "cut-line")) == 14
 
 

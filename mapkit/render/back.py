@@ -86,7 +86,9 @@ class _Page:
         self.d.text(self.g, title, col.x, y + 4.2, 4.2, bold=True, cls="back-title")
         return y + 8.0
 
-    def para(self, col: Rect, y: float, text: str, size: float = BODY, indent: float = 0.0) -> float:
+    def para(
+        self, col: Rect, y: float, text: str, size: float = BODY, indent: float = 0.0
+    ) -> float:
         for line in _wrap(text, col.w - indent, size):
             y += size * LEAD
             self.d.text(self.g, line, col.x + indent, y, size, cls="back-text")
