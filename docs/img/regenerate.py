@@ -39,26 +39,32 @@ def simulate(png: bytes, vision: str = "deuteranopia") -> Image.Image:
     return Image.fromarray((out * 255).round().astype("uint8"))
 
 
+def save(picture: bytes | Image.Image, name: str) -> None:
+    """As a 256-colour PNG: a third of the size, no visible change on flat-coloured sheets."""
+    im = picture if isinstance(picture, Image.Image) else Image.open(io.BytesIO(picture))
+    im.convert("RGB").quantize(256).save(OUT / name, optimize=True)
+
+
 def main(dpi: int = 150) -> None:
     for name in CITIES:
         city = load_map(ROOT / "maps" / f"{name}.json")
         colour = svg_to_png(sheet_svg(city, labels=True).svg, dpi=dpi)
-        (OUT / f"{name}.png").write_bytes(colour)
+        save(colour, f"{name}.png")
         gray = sheet_svg(city, labels=True, grayscale=True).svg
-        (OUT / f"{name}-grayscale.png").write_bytes(svg_to_png(gray, dpi=dpi))
-        simulate(colour).save(OUT / f"{name}-deuteranopia.png")
+        save(svg_to_png(gray, dpi=dpi), f"{name}-grayscale.png")
+        save(simulate(colour), f"{name}-deuteranopia.png")
     berlin = load_map(ROOT / "maps" / "berlin.json")
-    (OUT / "back-example.png").write_bytes(svg_to_png(back_svg(berlin), dpi=dpi))
-    (OUT / "cards.png").write_bytes(svg_to_png(cards_svg(), dpi=dpi))
+    save(svg_to_png(back_svg(berlin), dpi=dpi), "back-example.png")
+    save(svg_to_png(cards_svg(), dpi=dpi), "cards.png")
     full = sheet_svg(berlin, background="full").svg
-    (OUT / "full-bleed-example.png").write_bytes(svg_to_png(full, dpi=dpi))
+    save(svg_to_png(full, dpi=dpi), "full-bleed-example.png")
     with tempfile.TemporaryDirectory() as tmp:
         game = Path(tmp) / "game.json"
         play = ["play", "berlin", "--no-human", "--bots", "greedy", "--seed", "7"]
         subprocess.run([sys.executable, "-m", "mapkit", *play, "--record", str(game)], check=True)
         record = json.loads(game.read_text(encoding="utf-8"))
     filled = sheet_svg(berlin, filled=sheet_after(berlin, record, 0), solo=True).svg
-    (OUT / "filled-example.png").write_bytes(svg_to_png(filled, dpi=dpi))
+    save(svg_to_png(filled, dpi=dpi), "filled-example.png")
 
 
 if __name__ == "__main__":
