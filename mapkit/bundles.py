@@ -102,7 +102,7 @@ def bundle_routes(routes: dict[str, tuple[Point, ...]], step: float) -> Bundling
             start = f[0] if f[1] == start else f[1]
             cur = f
         nodes = [start]
-        cur, v = cur, (cur[0] if cur[1] == start else cur[1])
+        v = cur[0] if cur[1] == start else cur[1]
         seen.add(cur)
         nodes.append(v)
         while (f := continues(cur, v)) is not None and f not in seen:
@@ -123,8 +123,11 @@ def bundle_routes(routes: dict[str, tuple[Point, ...]], step: float) -> Bundling
 
         def score(lid: str, nodes=nodes) -> float:
             total = 0.0
-            for end, inner in ((nodes[0], nodes[1]), (nodes[-1], nodes[-2])):
-                d = _unit(inner, end) if end == nodes[-1] else _unit(end, inner)
+            ends = (
+                (nodes[0], nodes[1], _unit(nodes[0], nodes[1])),
+                (nodes[-1], nodes[-2], _unit(nodes[-2], nodes[-1])),
+            )
+            for end, inner, d in ends:  # d: the corridor's direction of travel there
                 n = (-d[1], d[0])
                 for q in nbrs[lid][end]:
                     if q == inner:

@@ -173,3 +173,22 @@ def test_grayscale_patterns_tell_meeting_lines_apart_and_have_a_legend(path):
 def test_colour_sheets_have_no_legend():
     city = load_map(ROOT / SHEETS[0])
     assert with_class(parse(sheet_svg(city).svg), "legend") == []
+
+
+def test_two_loop_lines_on_one_ring_run_side_by_side_all_round():
+    line = {"windows": 2, "points": {"first": 4, "others": 2}, "loop": True}
+    ring = ["n", "e", "s", "w"]
+    doc = {
+        "format": "mapkit-map/1", "id": "rings", "name": "Rings",
+        "stations": [{"id": "n", "x": 2, "y": 0}, {"id": "e", "x": 4, "y": 2},
+                     {"id": "s", "x": 2, "y": 4}, {"id": "w", "x": 0, "y": 2}],
+        "lines": [
+            {"id": "A", "color": "#dd001f", **line, "depot": {"x": 2, "y": -1.5}, "stops": ring},
+            {"id": "B", "color": "#1344ad", **line, "depot": {"x": 2, "y": 5.5},
+             "stops": ["s", "w", "n", "e"]},
+        ],
+    }  # fmt: skip
+    pairs = parallel_distances(drawn_lines(sheet_svg(build_map(doc)).svg))
+    assert set(pairs) == {("A", "B")}
+    assert min(pairs[("A", "B")]) == pytest.approx(METRICS.parallel_step, abs=0.02)
+    assert len(pairs[("A", "B")]) >= 4  # all four sides of the ring

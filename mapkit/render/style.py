@@ -67,11 +67,6 @@ class LineStyle:
     casing: str | None = None
     centre: str | None = None
 
-    @property
-    def pattern(self) -> tuple:
-        """What tells this line apart without colour or grey level."""
-        return (self.dash, self.hollow, self.centre is not None)
-
 
 BLACK = "#000000"
 MID_GRAY = "#6e6e6e"
