@@ -280,6 +280,14 @@ NOTICES: dict[str, Notice] = {
             "Bonus does not grow with difficulty",
             "Longer and harder lines should pay more.",
         ),
+        Notice(
+            "DES006",
+            _I,
+            "design",
+            "Line off the eight directions or unevenly spaced",
+            "Move its stations so each stretch runs horizontal, vertical or diagonal, "
+            "at similar distances.",
+        ),
     ]
 }
 

@@ -9,12 +9,12 @@ validate passes renders legibly.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from mapkit.bundles import Bundling, bundle_routes
 from mapkit.mapfile.model import CityMap, Line
 
 Point = tuple[float, float]
@@ -27,19 +27,30 @@ PAPERS: dict[str, tuple[float, float]] = {
 
 @dataclass(frozen=True)
 class Metrics:
-    """Sizes of printed elements, in mm. Chosen for a felt-tip pen."""
+    """Sizes of printed elements, in mm. Chosen for the felt-tip pens the game ships with.
 
-    margin: float = 8.0
-    header_h: float = 15.0
+    The writing room is the one truth: a window's and a station's clear inside
+    (inside the drawn outline) are fixed here, and the outer sizes derive from them.
+    """
+
+    margin: float = 5.0
+    bleed: float = 3.0
+    crop_mark: float = 5.0
+    header_h: float = 14.0
     footer_h: float = 4.0
     panel_w: float = 40.0
-    gap: float = 4.0
-    station_r: float = 2.9
+    gap: float = 3.0
+    station_inside: float = 5.6
+    min_station_inside: float = 5.5
+    station_stroke: float = 0.35
+    interchange_stroke: float = 0.75
     station_clearance: float = 0.8
     line_w: float = 1.5
-    parallel_gap: float = 0.25
-    box: float = 5.8
-    min_box: float = 5.0
+    parallel_gap: float = 0.3
+    window_inside: float = 6.6
+    min_window_inside: float = 6.5
+    window_inset: float = 0.35
+    window_stroke: float = 0.3
     letter_w: float = 6.5
     wagon_pad: float = 0.7
     near_line: float = 0.6
@@ -52,6 +63,30 @@ class Metrics:
     title_font: float = 9.0
     label_font: float = 2.6
     box_font: float = 3.2
+
+    @property
+    def station_r(self) -> float:
+        """Outer radius of a station circle (to the middle of its thickest ring)."""
+        return (self.station_inside + self.interchange_stroke) / 2
+
+    @property
+    def box(self) -> float:
+        """Side of one window cell: the inside plus the inset and the outline."""
+        return self.window_inside + 2 * self.window_inset + self.window_stroke
+
+    @property
+    def min_box(self) -> float:
+        """The smallest window cell that still leaves ``min_window_inside`` to write in."""
+        return self.min_window_inside + 2 * self.window_inset + self.window_stroke
+
+    def inside_of_box(self, box: float) -> float:
+        """Clear writing room inside a window cell of side ``box``."""
+        return box - 2 * self.window_inset - self.window_stroke
+
+    @property
+    def parallel_step(self) -> float:
+        """Centre distance of neighbouring lines in a bundle: stroke plus gap."""
+        return self.line_w + self.parallel_gap
 
     @property
     def min_station_distance(self) -> float:
@@ -242,82 +277,18 @@ def _panel(
     return tuple(rows), fits, boxes
 
 
-def _parallel_routes(
-    routes: dict[str, tuple[Point, ...]], m: Metrics
-) -> dict[str, tuple[Point, ...]]:
-    """Offset lines that share a segment so that they run side by side."""
-    key_of = lambda p: (round(p[0], 2), round(p[1], 2))  # noqa: E731
-    users: dict[tuple, list[str]] = defaultdict(list)
-    for lid, pts in routes.items():
-        for a, b in itertools.pairwise(pts):
-            ka, kb = key_of(a), key_of(b)
-            if ka == kb:
-                continue
-            edge = (ka, kb) if ka < kb else (kb, ka)
-            if lid not in users[edge]:
-                users[edge].append(lid)
-    step = m.line_w + m.parallel_gap
-    out: dict[str, tuple[Point, ...]] = {}
-    for lid, pts in routes.items():
-        if len(pts) < 2:
-            out[lid] = pts
-            continue
-        seg_off: list[tuple[float, float]] = []
-        for a, b in itertools.pairwise(pts):
-            ka, kb = key_of(a), key_of(b)
-            if ka == kb:
-                seg_off.append((0.0, 0.0))
-                continue
-            canon = (ka, kb) if ka < kb else (kb, ka)
-            share = users[canon]
-            k = len(share)
-            d = (share.index(lid) - (k - 1) / 2) * step if k > 1 else 0.0
-            (x0, y0), (x1, y1) = canon
-            length = math.hypot(x1 - x0, y1 - y0)
-            nx, ny = -(y1 - y0) / length, (x1 - x0) / length
-            seg_off.append((nx * d, ny * d))
-        new = []
-        for i, p in enumerate(pts):
-            offs = [seg_off[j] for j in (i - 1, i) if 0 <= j < len(seg_off)]
-            ox = sum(o[0] for o in offs) / len(offs)
-            oy = sum(o[1] for o in offs) / len(offs)
-            new.append((p[0] + ox, p[1] + oy))
-        out[lid] = tuple(new)
-    return out
-
-
 def _station_marks(
-    city: CityMap,
-    stations: dict[str, Point],
-    routes: dict[str, tuple[Point, ...]],
-    drawn: dict[str, tuple[Point, ...]],
+    stations: dict[str, Point], bundling: Bundling, m: Metrics
 ) -> dict[str, tuple[Point, Point]]:
-    """Per station, the two farthest drawn positions of the lines stopping there."""
-    key_of = lambda p: (round(p[0], 2), round(p[1], 2))  # noqa: E731
-    at: dict[tuple, str] = {key_of(p): sid for sid, p in stations.items()}
-    seen: dict[str, list[Point]] = defaultdict(list)
-    for ln in city.lines:
-        stops = set(ln.stops)
-        for p, q in zip(routes[ln.id], drawn.get(ln.id, routes[ln.id]), strict=True):
-            sid = at.get(key_of(p))
-            if sid is not None and sid in stops:
-                seen[sid].append(q)
+    """Per station on a bundle: a pill across it, as long as the bundle is wide."""
     marks: dict[str, tuple[Point, Point]] = {}
     for sid, c in stations.items():
-        pts = seen.get(sid) or [c]
-        best, pair = 0.0, (c, c)
-        for a, b in itertools.combinations(pts, 2):
-            d = math.hypot(a[0] - b[0], a[1] - b[1])
-            if d > best:
-                best, pair = d, (a, b)
-        if best < 1.5:
-            pair = (c, c)
-        else:
-            # keep the pill centred on the station so circles and checks agree
-            mx, my = (pair[0][0] + pair[1][0]) / 2, (pair[0][1] + pair[1][1]) / 2
-            dx, dy = c[0] - mx, c[1] - my
-            pair = ((pair[0][0] + dx, pair[0][1] + dy), (pair[1][0] + dx, pair[1][1] + dy))
-        marks[sid] = pair
+        b = bundling.at_point.get((round(c[0], 2), round(c[1], 2)))
+        if b is None or b.lines < 2:
+            continue
+        half = (b.lines - 1) / 2 * m.parallel_step
+        nx, ny = b.normal
+        marks[sid] = ((c[0] - nx * half, c[1] - ny * half), (c[0] + nx * half, c[1] + ny * half))
     return marks
 
 
@@ -367,7 +338,7 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
             Rect(letter.right + i * box, rect.y + m.wagon_pad, box, box) for i in range(ln.windows)
         )
         wagons[ln.id] = Wagon(ln.id, (cx, cy), rect, letter, boxes_, box)
-    drawn = _parallel_routes(routes, m)
+    bundling = bundle_routes(routes, m.parallel_step)
     return SheetLayout(
         paper=paper,
         width=width,
@@ -387,6 +358,6 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
         stations=stations,
         routes=routes,
         wagons=wagons,
-        drawn_routes=drawn,
-        station_marks=_station_marks(city, stations, routes, drawn),
+        drawn_routes=bundling.drawn,
+        station_marks=_station_marks(stations, bundling, m),
     )

@@ -46,20 +46,20 @@ EXPECTED = {
     "TOP003": ("error", "/stations/9", 16, 5, "special station 'z' is on no line"),
     "GEO001": (
         "error", "/lines/2/shape/2", 41, 37,
-        "line 'C' runs through station 'g' (0.3 mm from its centre",
+        "line 'C' runs through station 'g' (0.0 mm from its centre line",
     ),
-    "GEO002": ("error", "/stations/1", 8, 5, "stations 'a' and 'b' overlap: their centres are 5.3"),
+    "GEO002": ("error", "/stations/1", 8, 5, "stations 'a' and 'b' overlap: their centres are 5.5"),
     "GEO005": ("error", "/lines/2/depot", 39, 16, "the wagon of line 'C' covers station 'h'"),
     "GEO006": (
         "error", "/lines/0/depot/max_width_mm", 23, 50,
-        "its 2 window boxes are 3.0 mm wide, below the 5.0 mm",
+        "its 2 window boxes leave 2.0 mm to write in, below the 6.5 mm",
     ),
     "GEO007": (
         "warning", "/lines/2/shape/3", 41, 49,
-        "line 'C' passes 0.3 mm from the circle of station 'g'",
+        "line 'C' passes 0.2 mm from the circle of station 'g'",
     ),
     "GEO008": ("warning", "/lines/1/depot", 31, 16, "line 'A' runs over the wagon of line 'B'"),
-    "GEO009": ("error", "/lines", 36, 12, "room for 13 lines on a4 paper (rows at least 8 mm"),
+    "GEO009": ("error", "/lines", 36, 12, "room for 14 lines on a4 paper (rows at least 8 mm"),
     "DES001": ("warning", "/lines/0/windows", 25, 18, "line 'A' needs at least 2 windows"),
     "DES002": ("warning", "/lines/0/windows", 29, 18, "completes with its 2 windows in only 0.6%"),
     "DES003": (
@@ -71,6 +71,10 @@ EXPECTED = {
         "info", "/lines/0/points", 22, 17,
         "line 'A' (4 stops, completes in 53.8% of draws) pays 2/1, less than the shorter and "
         "easier line 'C' (3 stops, 84.6%) with 3/1",
+    ),
+    "DES006": (
+        "info", "/lines/0/stops", 24, 16,
+        "line 'A': 68% of its length runs off the eight directions",
     ),
 }  # fmt: skip
 
@@ -91,7 +95,8 @@ def test_base_is_clean() -> None:
 @pytest.mark.parametrize("code", sorted(EXPECTED))
 def test_broken_example(code: str) -> None:
     severity, pointer, line, column, fragment = EXPECTED[code]
-    report = validate_path(BROKEN / f"{code}.json")
+    # two stations crowded on purpose space a line unevenly: DES006 is beside the point there
+    report = validate_path(BROKEN / f"{code}.json", ignore=[] if code == "DES006" else ["DES006"])
     assert len(report.diagnostics) == 1, [d.message for d in report.diagnostics]
     (d,) = report.diagnostics
     assert (d.code, str(d.severity), d.pointer, d.line, d.column) == (
@@ -153,8 +158,9 @@ def test_select_and_ignore() -> None:
 
 
 def test_paper_is_passed_to_the_geometry_checks() -> None:
-    (d,) = validate_path(BROKEN / "GEO009.json", paper="letter").diagnostics
-    assert "room for 14 lines on letter paper" in d.message
+    (d,) = validate_path(BROKEN / "GEO009.json", paper="a4").diagnostics
+    assert "room for 14 lines on a4 paper" in d.message
+    assert validate_path(BROKEN / "GEO009.json", paper="letter").diagnostics == []
     assert runner.invoke(app, ["validate", "--paper", "letter", str(BASE)]).exit_code == 0
 
 
@@ -183,7 +189,7 @@ def test_geo003_station_outside_map_area() -> None:
     geo3 = [d for d in diags if d.code == "GEO003"]
     assert len(geo3) == 1
     assert geo3[0].pointer == "/stations/0"
-    assert "station 'a' at (-2.0, 100.0) mm is outside the map area" in geo3[0].message
+    assert "station 'a' at (-5.0, 100.0) mm is outside the map area" in geo3[0].message
 
 
 def test_geo004_wagon_outside_map_area() -> None:
@@ -254,7 +260,7 @@ def test_geo002_measures_the_printed_pill_not_only_the_circle() -> None:
 
     from mapkit.sheet import layout
 
-    doc = _pill_doc(-1.2)
+    doc = _pill_doc(-1.25)
     lay = layout(load_source(json.dumps(doc)).map)
     a, b = lay.station_mark("q")
     assert a != b  # q is drawn as a pill
@@ -264,9 +270,9 @@ def test_geo002_measures_the_printed_pill_not_only_the_circle() -> None:
     assert (d.code, d.pointer) == ("GEO002", "/stations/7")
     assert d.message.startswith(
         "stations 'q' and 'z' nearly touch: their marks (a pill where parallel lines pass) "
-        "are 6.2 mm apart"
+        "are 6.6 mm apart"
     )
-    assert validate_source(json.dumps(_pill_doc(-1.3)), select=["GEO"]).diagnostics == []
+    assert validate_source(json.dumps(_pill_doc(-1.35)), select=["GEO"]).diagnostics == []
 
 
 def test_geo002_many_crowded_stations_stay_one_diagnostic() -> None:

@@ -73,10 +73,7 @@ def test_recommended_palette_passes() -> None:
 
     from mapkit.checks import design
 
-    palette = [
-        "#dd001f", "#f59200", "#89c459", "#0a5237", "#008c81", "#009fe3",
-        "#1344ad", "#7b1e7a", "#e5007d", "#7c6414", "#8d929c", "#2b2b2b",
-    ]  # fmt: skip
+    palette = list(colour.PALETTE.values())
     for a, b in itertools.combinations(palette, 2):
         assert colour.delta_e(a, b) >= design.MIN_DE_NORMAL
         assert min(colour.delta_e(a, b, v) for v in colour.VISIONS) >= design.MIN_DE_CVD
@@ -87,3 +84,72 @@ def test_recommended_palette_passes() -> None:
                 design.MIN_SHEET_DE_CVD
             )
             assert colour.lab(c)[0] <= design.MAX_LIGHTNESS
+
+
+def _two_lines(color_b: str, meet: bool) -> str:
+    import json
+
+    b_stops = ["b1", "a2", "b3"] if meet else ["b1", "b2", "b3"]
+    doc = {
+        "format": "mapkit-map/1", "id": "two", "name": "Two",
+        "stations": [{"id": f"{p}{i}", "x": i * 2, "y": 0 if p == "a" else 6}
+                     for p in "ab" for i in (1, 2, 3)],
+        "lines": [
+            {"id": "A", "color": "#cc0044", "windows": 2, "points": {"first": 3, "others": 1},
+             "depot": {"x": 0, "y": 0}, "stops": ["a1", "a2", "a3"]},
+            {"id": "B", "color": color_b, "windows": 2, "points": {"first": 3, "others": 1},
+             "depot": {"x": 0, "y": 6}, "stops": b_stops},
+        ],
+    }  # fmt: skip
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize(
+    ("color_b", "meet", "warns"),
+    [
+        ("#448800", True, True),  # red and green: ΔE 6.8 for a dichromat, where lines meet
+        ("#448800", False, False),  # the same pair far apart: the letters tell them apart
+        ("#cc0044", False, True),  # the same colour always warns
+        ("#0022ee", True, False),
+    ],
+)
+def test_des003_threshold_follows_whether_lines_meet(color_b, meet, warns) -> None:
+    from mapkit.checks import validate_source
+
+    diags = validate_source(_two_lines(color_b, meet), select=["DES003"]).diagnostics
+    assert bool(diags) == warns, [d.message for d in diags]
+    if meet and warns:
+        assert "below 10; they meet at station 'a2'" in diags[0].message
+
+
+def test_shipped_cities_keep_meeting_pairs_apart_for_colour_blind_players() -> None:
+    from pathlib import Path
+
+    from mapkit.checks.context import CheckContext
+    from mapkit.checks.design import _meeting_pairs
+    from mapkit.mapfile import load_source
+
+    maps = Path(__file__).resolve().parents[1] / "maps"
+    for name in ("amsterdam", "berlin", "paris", "madrid"):
+        res = load_source((maps / f"{name}.json").read_text(encoding="utf-8"))
+        for a, b, where in _meeting_pairs(CheckContext(res, res.map)):
+            if where:
+                for vision in colour.VISIONS[1:]:
+                    assert colour.delta_e(a.color, b.color, vision) >= 10, (name, a.id, b.id)
+
+
+def test_layout_figures_measure_octilinear_share_and_spacing() -> None:
+    import math
+    from pathlib import Path
+
+    from mapkit.checks.design import layout_figures
+    from mapkit.mapfile import load_map
+
+    broken = Path(__file__).resolve().parents[1] / "examples" / "broken"
+    base = load_map(broken / "_base.json")
+    assert [layout_figures(base, ln)[0] for ln in base.lines] == [0.0, 0.0, 0.0]
+    bent = load_map(broken / "DES006.json")
+    share, short, long = layout_figures(bent, bent.line("A"))
+    slanted = 2 * math.hypot(10, 4)
+    assert share == pytest.approx(slanted / (slanted + 10))
+    assert (short, long) == pytest.approx((10.0, math.hypot(10, 4)))

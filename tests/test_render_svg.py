@@ -105,7 +105,7 @@ def test_labels_are_placed_without_overlap(city):
     assert len(placed) == lr.placed
 
 
-def test_labels_shorten_or_skip_rather_than_overlap():
+def test_labels_are_left_out_rather_than_shortened_or_overlapped():
     doc = {
         "format": "mapkit-map/1",
         "id": "crowded",
@@ -129,8 +129,8 @@ def test_labels_shorten_or_skip_rather_than_overlap():
     res = sheet_svg(build_map(doc), labels=True)
     lr = res.labels
     assert lr.wanted == 36
-    assert lr.shortened > 0 or lr.skipped
-    assert all(lb.text.endswith("…") == lb.shortened for lb in lr.labels)
+    assert lr.skipped
+    assert all(lb.text == "A very long station name indeed" for lb in lr.labels)
 
 
 def test_grayscale_uses_no_colour_and_distinct_patterns(city):
@@ -154,7 +154,8 @@ def test_colour_sheet_uses_line_colours(city):
     for ln in city.lines:
         (g,) = [el for el in with_class(root, "line", "g") if el.get("id") == f"line-{ln.id}"]
         assert ln.color in {p.get("stroke") for p in g}
-    assert root.find(".//*[@id='background']").get("fill") == city.sheet_color
+    full = parse(sheet_svg(city, background="full").svg)
+    assert full.find(".//*[@id='background']").get("fill") == city.sheet_color
 
 
 def _random_map(draw) -> dict:
@@ -216,3 +217,21 @@ def test_drawn_elements_carry_semantic_attributes():
     assert lines == {ln.id for ln in city.lines}
     assert len(windows) == sum(ln.windows for ln in city.lines)
     assert all(w.get("data-line") in lines for w in windows)
+
+
+def test_labels_and_windows_name_what_they_belong_to():
+    """Every placed name says its station; every window its line (the studio relies on it)."""
+    from mapkit.mapfile import load_map
+
+    city = load_map(Path(__file__).resolve().parents[1] / "maps" / "paris.json")
+    res = sheet_svg(city, labels=True)
+    root = parse(res.svg)
+    labels = with_class(root, "label", "text")
+    assert [el.get("data-station") for el in labels] == [lb.station_id for lb in res.labels.labels]
+    names = {s.id: s.name for s in city.stations}
+    for el in labels:  # a long name may wrap onto two lines, at a space or a dash
+        assert "".join(el.itertext()).replace(" ", "") == names[el.get("data-station")].replace(
+            " ", ""
+        )
+    for w in with_class(root, "window", "rect"):
+        assert w.get("id").startswith(f"win-{w.get('data-line')}-")

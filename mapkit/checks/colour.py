@@ -37,6 +37,24 @@ _MACHADO: dict[str, tuple[RGB, RGB, RGB]] = {
 
 _WHITE = (0.95047, 1.0, 1.08883)
 
+# A palette in which every pair keeps CIEDE2000 >= 16 under normal vision and
+# >= 11 under simulated protanopia, deuteranopia and tritanopia, so any two of
+# its colours may meet (design check DES003); each stands out on white and on
+# the pale sheet colours (DES004). Found by a max-min search over an sRGB grid.
+PALETTE: dict[str, str] = {
+    "black": "#222222",
+    "orange": "#ee8800",
+    "blue": "#0022ee",
+    "lilac": "#aa88cc",
+    "dark green": "#226600",
+    "grey": "#888888",
+    "mauve": "#886688",
+    "crimson": "#cc0044",
+    "periwinkle": "#6666ee",
+    "tan": "#aa8866",
+    "plum": "#882266",
+}
+
 
 def hex_to_rgb(color: str) -> RGB:
     """``#rrggbb`` -> sRGB components in 0..1."""

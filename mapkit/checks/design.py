@@ -5,11 +5,16 @@ sheets and on real network palettes):
 
 - DES002 warns when the line's windows complete it in fewer than
   ``MIN_CHANCE`` of fresh draws, even with the best help.
-- DES003 compares only lines that meet on the sheet (share a station, or whose
-  printed lines come within ``MEET_MM``): elsewhere the letter at the wagon and
-  in the panel tells them apart. CIEDE2000 below ``MIN_DE_NORMAL`` (normal
-  vision) or below ``MIN_DE_CVD`` (simulated protanopia, deuteranopia or
-  tritanopia) warns.
+- DES003 holds lines that meet on the sheet (share a station, which lines run
+  side by side always do, or whose printed lines come within ``MEET_MM``) to
+  CIEDE2000 ``MIN_DE_NORMAL`` (normal vision) and ``MIN_DE_CVD`` (simulated
+  protanopia, deuteranopia and tritanopia): the figure the shipped cities keep.
+  Lines that never meet are told apart by the letter at the wagon and in the
+  panel too, so they need only ``MIN_DE_NORMAL_APART`` / ``MIN_DE_CVD_APART``.
+- DES006 (info) reports a line whose stretches between stops run off the eight
+  directions of transit-map practice (more than ``OCTILINEAR_TOL`` degrees from
+  a multiple of 45) for more than ``MAX_OFF_OCTILINEAR`` of its length, or
+  whose stop spacing varies more than ``MAX_SPACING_RATIO`` (longest / shortest).
 - DES004 warns for a colour within ``MIN_SHEET_DE_NORMAL`` / ``MIN_SHEET_DE_CVD``
   of the sheet colour, or lighter than ``MAX_LIGHTNESS`` (L*).
 """
@@ -17,20 +22,26 @@ sheets and on real network palettes):
 from __future__ import annotations
 
 import itertools
+import math
 
 from mapkit.checks import colour
 from mapkit.checks.completion import completion_chance, min_windows, structure
 from mapkit.checks.context import CheckContext
-from mapkit.mapfile.model import Line
+from mapkit.mapfile.model import CityMap, Line
 
 MIN_CHANCE = 0.05
 MEET_MM = 10.0
 MIN_DE_NORMAL = 15.0
-MIN_DE_CVD = 6.0
+MIN_DE_CVD = 10.0
+MIN_DE_NORMAL_APART = 5.0
+MIN_DE_CVD_APART = 3.0
 MIN_SHEET_DE_NORMAL = 20.0
 MIN_SHEET_DE_CVD = 15.0
 MAX_LIGHTNESS = 88.0
 BONUS_MIN_CHANCE_GAP = 0.05
+OCTILINEAR_TOL = 3.0
+MAX_OFF_OCTILINEAR = 0.25
+MAX_SPACING_RATIO = 3.0
 
 
 def _key(ctx: CheckContext, ln: Line):
@@ -74,7 +85,8 @@ def completion(ctx: CheckContext) -> dict[str, float | None]:
     return chances
 
 
-def _meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str]]:
+def _meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str | None]]:
+    """Every pair of lines, with where they meet (None for a pair that never meets)."""
     from shapely import LineString
 
     city, sheet = ctx.city, ctx.sheet
@@ -84,7 +96,7 @@ def _meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str]]:
         ok = len(pts) >= 2 and all(abs(v) < 1e12 for p in pts for v in p)
         geoms[ln.id] = LineString(pts) if ok else None
     stops = {ln.id: set(ln.stops) for ln in city.lines}
-    out = []
+    out: list[tuple[Line, Line, str | None]] = []
     for a, b in itertools.combinations(city.lines, 2):
         common = stops[a.id] & stops[b.id]
         if common:
@@ -92,16 +104,19 @@ def _meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str]]:
             out.append((a, b, f"they meet at station '{first}'"))
             continue
         ga, gb = geoms[a.id], geoms[b.id]
-        if ga is not None and gb is not None:
-            d = ga.distance(gb)
-            if d < MEET_MM:
-                out.append((a, b, f"their lines come within {d:.1f} mm of each other"))
+        d = ga.distance(gb) if ga is not None and gb is not None else math.inf
+        where = f"their lines come within {d:.1f} mm of each other" if d < MEET_MM else None
+        out.append((a, b, where))
     return out
 
 
 def colours(ctx: CheckContext) -> None:
-    """DES003 (pairs that meet), DES004 (each colour against the sheet)."""
+    """DES003 (pairs that meet, and more leniently pairs that never do), DES004 (sheet)."""
     for a, b, where in _meeting_pairs(ctx):
+        need_normal, need_cvd = (
+            (MIN_DE_NORMAL, MIN_DE_CVD) if where else (MIN_DE_NORMAL_APART, MIN_DE_CVD_APART)
+        )
+        where = where or "they never meet, but the same colour still misleads"
         if a.color == b.color:
             ctx.emit(
                 "DES003",
@@ -114,18 +129,18 @@ def colours(ctx: CheckContext) -> None:
             ((v, colour.delta_e(a.color, b.color, v)) for v in colour.VISIONS[1:]),
             key=lambda t: t[1],
         )
-        if normal < MIN_DE_NORMAL:
+        if normal < need_normal:
             ctx.emit(
                 "DES003",
                 f"lines '{a.id}' ({a.color}) and '{b.id}' ({b.color}) look alike: colour "
-                f"difference ΔE2000 {normal:.1f}, below {MIN_DE_NORMAL:.0f}; {where}",
+                f"difference ΔE2000 {normal:.1f}, below {need_normal:.0f}; {where}",
                 ctx.line_ptr(b.id, "color"),
             )
-        elif worst < MIN_DE_CVD:
+        elif worst < need_cvd:
             ctx.emit(
                 "DES003",
                 f"lines '{a.id}' ({a.color}) and '{b.id}' ({b.color}) look alike with "
-                f"{vision}: ΔE2000 {worst:.1f}, below {MIN_DE_CVD:.0f}; {where}",
+                f"{vision}: ΔE2000 {worst:.1f}, below {need_cvd:.0f}; {where}",
                 ctx.line_ptr(b.id, "color"),
             )
     sheet = ctx.city.sheet_color
@@ -185,8 +200,49 @@ def bonuses(ctx: CheckContext, chances: dict[str, float | None]) -> None:
         )
 
 
+def layout_figures(city: CityMap, ln: Line) -> tuple[float, float, float]:
+    """(share of length off the eight directions, shortest and longest stop spacing).
+
+    Measured on the line's route between its first and last stop (the wagon's
+    lead-in is the designer's free choice), in map units.
+    """
+    route = city.route(ln)[1:]
+    off = total = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(route):
+        length = math.hypot(x1 - x0, y1 - y0)
+        angle = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 45.0
+        total += length
+        if min(angle, 45.0 - angle) > OCTILINEAR_TOL:
+            off += length
+    stops = [city.station(s).xy for s in ln.stops]
+    if ln.loop:
+        stops.append(stops[0])
+    gaps = [math.dist(a, b) for a, b in itertools.pairwise(stops)]
+    return (off / total if total else 0.0, min(gaps, default=0.0), max(gaps, default=0.0))
+
+
+def layout(ctx: CheckContext) -> None:
+    """DES006: lines drawn off the eight directions or with very uneven stop spacing."""
+    scale = ctx.sheet.scale
+    for ln in ctx.city.lines:
+        share, short, long = layout_figures(ctx.city, ln)
+        ratio = long / short if short > 0 else math.inf
+        if share <= MAX_OFF_OCTILINEAR and ratio <= MAX_SPACING_RATIO:
+            continue
+        ctx.emit(
+            "DES006",
+            f"line '{ln.id}': {share:.0%} of its length runs off the eight directions "
+            f"(more than {OCTILINEAR_TOL:.0f}° from a multiple of 45°, at most "
+            f"{MAX_OFF_OCTILINEAR:.0%} reads as a transit map); its stops are "
+            f"{short * scale:.0f} to {long * scale:.0f} mm apart at print scale "
+            f"(ratio {ratio:.1f}, at most {MAX_SPACING_RATIO:.1f} looks even)",
+            ctx.line_ptr(ln.id, "stops"),
+        )
+
+
 def check(ctx: CheckContext) -> None:
-    """DES001-DES005."""
+    """DES001-DES006."""
     chances = completion(ctx)
     colours(ctx)
     bonuses(ctx, chances)
+    layout(ctx)

@@ -188,7 +188,8 @@ class _Geo:
                 sid = self.ids[k]
                 if sid in stops:
                     continue
-                j, d = self.nearest_segment(k, pts)
+                _, d = self.nearest_segment(k, pts)
+                j, _ = self.nearest_segment(k, self.sheet.routes[ln.id])
                 gap = d - r - half
                 if gap >= near:
                     continue
@@ -302,8 +303,9 @@ class _Geo:
             limit = ln.depot.max_width_mm
             self.ctx.emit(
                 "GEO006",
-                f"line '{ln.id}': its {ln.windows} window boxes are {wagon.box_size:.1f} mm wide, "
-                f"below the {m.min_box:.1f} mm a pen needs; max_width_mm "
+                f"line '{ln.id}': its {ln.windows} window boxes leave "
+                f"{max(m.inside_of_box(wagon.box_size), 0.0):.1f} mm to write in, below the "
+                f"{m.min_window_inside:.1f} mm a felt-tip pen needs; max_width_mm "
                 f"{limit if limit is not None else '?'} must be at least {need:.1f} mm",
                 self.ctx.line_ptr(ln.id, "depot", "max_width_mm"),
             )

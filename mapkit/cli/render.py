@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from mapkit.cli.common import Paper, fail, load_or_fail, map_paths, read_record
+
+
+class Background(StrEnum):
+    home = "home"
+    full = "full"
 
 
 def _default_dir(arg: str, path: Path) -> Path:
@@ -53,6 +59,30 @@ def render(
         bool, typer.Option(help="Black-and-white print: lines told apart by dash pattern.")
     ] = False,
     labels: Annotated[bool, typer.Option(help="Print station names where they fit.")] = False,
+    background: Annotated[
+        Background,
+        typer.Option(
+            help="home: white page, city colour in the title band and panel;"
+            " full: colour to a 3 mm bleed with crop marks, for a print shop."
+        ),
+    ] = Background.home,
+    back: Annotated[
+        bool,
+        typer.Option(
+            "--back",
+            help="PDF: a rules summary behind every sheet (front, back, ... for duplex).",
+        ),
+    ] = False,
+    cards: Annotated[
+        bool, typer.Option("--cards", help="PDF: add a page with the 14 cards to cut out.")
+    ] = False,
+    solo: Annotated[
+        bool,
+        typer.Option(
+            help="Score boxes captioned for a solo game (empty stations not halved);"
+            " with --record, follows the record's player count."
+        ),
+    ] = False,
     record: Annotated[
         Path | None, typer.Option(help="A game record: draw a player's filled sheet.")
     ] = None,
@@ -73,6 +103,8 @@ def render(
         fail("choose one of --pdf and --png", 2)
     if copies > 1 and not pdf:
         fail("--copies makes a PDF pad: add --pdf", 2)
+    if (back or cards) and not pdf:
+        fail("--back and --cards add PDF pages: add --pdf", 2)
     if (record is None) != (player is None):
         fail("--record and --player go together", 2)
     if round_ is not None and record is None:
@@ -88,21 +120,37 @@ def render(
     if record is not None:
         assert player is not None
         filled = _paper_sheet(cities[0], record, player, round_)
+        seats = len(read_record(record).get("players") or ())
+        if solo and seats > 1:
+            fail(f"--solo, but {record} is a game of {seats} players", 2)
+        solo = seats == 1
 
+    from mapkit.render.back import back_svg, cards_svg
     from mapkit.render.svg import sheet_svg
 
     ext = ".pdf" if pdf else ".png" if png else ".svg"
     svgs = []
+    backs = []
     for city, path in zip(cities, paths, strict=True):
-        res = sheet_svg(city, paper=paper.value, grayscale=grayscale, labels=labels, filled=filled)
+        if back:
+            backs.append(back_svg(city, paper=paper.value, grayscale=grayscale, solo=solo))
+        res = sheet_svg(
+            city,
+            paper=paper.value,
+            grayscale=grayscale,
+            labels=labels,
+            filled=filled,
+            solo=solo,
+            background=background.value,
+        )
         svgs.append(res.svg)
         if res.labels is not None:
             lr = res.labels
-            typer.echo(
-                f"{path.name}: {lr.placed} of {lr.wanted} station names placed"
-                f" ({lr.shortened} shortened, {len(lr.skipped)} left out for lack of room)",
-                err=True,
-            )
+            msg = f"{path.name}: {lr.placed} of {lr.wanted} station names placed"
+            if lr.skipped:
+                names = ", ".join(city.station(sid).label for sid in lr.skipped)
+                msg += f"; {len(lr.skipped)} left out for lack of room: {names}"
+            typer.echo(msg, err=True)
 
     def stem(i: int) -> str:
         s = paths[i].stem
@@ -152,7 +200,14 @@ def render(
         blobs = []
         for _target, idx in targets:
             if pdf:
-                pages = [svgs[i] for i in idx for _ in range(copies)]
+                pages = [
+                    page
+                    for i in idx
+                    for _ in range(copies)
+                    for page in ([svgs[i], backs[i]] if back else [svgs[i]])
+                ]
+                if cards:
+                    pages.append(cards_svg(paper.value))
                 title = ", ".join(c.name for c in (cities[i] for i in idx))
                 blobs.append(svgs_to_pdf(pages, title=title))
             elif png:

@@ -2,8 +2,10 @@
 
 A label may touch nothing printed: station marks, lines, wagons, loop arrows,
 special-station stars or other labels, and it stays inside the map area. When
-no position is free the name is shortened with an ellipsis, and skipped when
-even a short form does not fit. Overlap is never the answer.
+no position is free the name is left out, never shortened to a fragment that
+loses its meaning, and never overlapped. Widths are DejaVu Sans advances
+(:mod:`mapkit.render.fontmetrics`), which is what the PDF and PNG export lays out
+(it draws text with unhinted metrics, see :mod:`mapkit.render.export`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from mapkit.sheet import Rect, SheetLayout
 
 GAP = 0.5
 LABEL_PAD = 0.8  # mm between two labels, so that neighbouring names never run together
-MIN_CHARS = 4
+OVERHANG = 0.06  # font sizes: glyph ink beyond the advance (the hook of an f)
+LINE_SPACING = 1.1  # second line of a name, in font sizes
 AMBIGUOUS = 1.5  # mm: a label must be this much nearer its own station than any other
 
 
@@ -26,18 +29,17 @@ AMBIGUOUS = 1.5  # mm: a label must be this much nearer its own station than any
 class Label:
     station_id: str
     text: str
+    lines: tuple[str, ...]
     x: float
     baseline: float
     anchor: str  # "start", "middle" or "end"
     box: Rect
-    shortened: bool
 
 
 @dataclass(frozen=True)
 class LabelResult:
     labels: tuple[Label, ...]
     wanted: int
-    shortened: int
     skipped: tuple[str, ...]
 
     @property
@@ -46,36 +48,47 @@ class LabelResult:
 
 
 def _candidates(
-    text: str, size: float, mark: tuple[float, float, float, float]
+    lines: tuple[str, ...], size: float, mark: tuple[float, float, float, float]
 ) -> Iterable[tuple[float, float, str, Rect]]:
-    """(x, baseline, anchor, box) around a station's bounding box, best first."""
+    """(x, first baseline, anchor, box) around a station's bounding box, best first."""
+    yield from _ring(lines, size, mark, GAP)
+    yield from _ring(lines, size, mark, 4 * GAP)
+
+
+def _ring(
+    lines: tuple[str, ...], size: float, mark: tuple[float, float, float, float], gap: float
+) -> Iterable[tuple[float, float, str, Rect]]:
     x0, y0, x1, y1 = mark
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    w = text_width(text, size)
-    h = (ASCENT + DESCENT) * size
-    d = (x1 - x0) * 0.28 + GAP
+    w = max(text_width(t, size) for t in lines)
+    h = (ASCENT + DESCENT) * size + (len(lines) - 1) * LINE_SPACING * size
+    d = (x1 - x0) * 0.28 + gap
+
+    ov = OVERHANG * size
 
     def at(left: float, top: float) -> tuple[float, float, str, Rect]:
-        return (left, top + ASCENT * size, "start", Rect(left, top, w, h))
+        return (left, top + ASCENT * size, "start", Rect(left - ov, top, w + 2 * ov, h))
 
     k = (y1 - y0) * 0.1
-    yield at(x1 + GAP, cy - h / 2)  # east
+    yield at(x1 + gap, cy - h / 2)  # east
     yield at(cx + d, y0 - h + k)  # north-east
     yield at(cx + d, y1 - k)  # south-east
-    yield at(x0 - GAP - w, cy - h / 2)  # west
-    yield at(cx - w / 2, y0 - GAP - h)  # north
-    yield at(cx - w / 2, y1 + GAP)  # south
+    yield at(x0 - gap - w, cy - h / 2)  # west
+    yield at(cx - w / 2, y0 - gap - h)  # north
+    yield at(cx - w / 2, y1 + gap)  # south
     yield at(cx - d - w, y0 - h + k)  # north-west
     yield at(cx - d - w, y1 - k)  # south-west
 
 
-def _shorter(name: str) -> Iterable[str]:
-    n = len(name)
-    seen = set()
-    for k in (int(n * 0.75), int(n * 0.55), MIN_CHARS + 2, MIN_CHARS):
-        if MIN_CHARS <= k < n - 1 and k not in seen:
-            seen.add(k)
-            yield name[:k].rstrip() + "…"
+def _layouts(name: str) -> Iterable[tuple[str, ...]]:
+    """The whole name on one line, then broken in two at a space or dash near its middle."""
+    yield (name,)
+    breaks = [i for i, ch in enumerate(name) if ch in " -–"]
+    for i in sorted(breaks, key=lambda i: abs(len(name) / 2 - i)):
+        head = name[: i + 1] if name[i] != " " else name[:i]
+        tail = name[i + 1 :]
+        if head.strip() and tail.strip():
+            yield (head, tail)
 
 
 def place_labels(
@@ -102,7 +115,6 @@ def place_labels(
     placed: list[Label] = []
     placed_boxes: list = []
     skipped: list[str] = []
-    shortened = 0
     wanted = 0
     for st in city.stations:
         name = clean_text(st.name or "").strip()
@@ -113,8 +125,8 @@ def place_labels(
         e = radius.get(st.id, r)
         mark = (min(a[0], b[0]) - e, min(a[1], b[1]) - e, max(a[0], b[0]) + e, max(a[1], b[1]) + e)
         found = None
-        for text in (name, *_shorter(name)):
-            for x, base, anchor, rect in _candidates(text, size, mark):
+        for lines in _layouts(name):
+            for x, base, anchor, rect in _candidates(lines, size, mark):
                 if not area.contains(rect):
                     continue
                 geom = box(rect.x, rect.y, rect.right, rect.bottom)
@@ -126,17 +138,16 @@ def place_labels(
                 near = centres.query(geom, predicate="dwithin", distance=own + AMBIGUOUS)
                 if any(ids[i] != st.id for i in near):
                     continue
-                found = Label(st.id, text, x, base, anchor, rect, text != name)
+                found = Label(st.id, name, lines, x, base, anchor, rect)
                 break
             if found:
                 break
         if found is None:
             skipped.append(st.id)
             continue
-        shortened += found.shortened
         placed.append(found)
         b = found.box
         placed_boxes.append(
             Rect(b.x - LABEL_PAD, b.y - LABEL_PAD, b.w + 2 * LABEL_PAD, b.h + 2 * LABEL_PAD)
         )
-    return LabelResult(tuple(placed), wanted, shortened, tuple(skipped))
+    return LabelResult(tuple(placed), wanted, tuple(skipped))

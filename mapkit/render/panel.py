@@ -16,8 +16,15 @@ if TYPE_CHECKING:
 SCORE_TITLES = {
     "lines": "completed lines",
     "interchanges": "interchanges ×2",
-    "empty": "empty stations ÷2",
+    "empty": "empty stations ÷2, round down",
     "total": "total",
+}
+# Solo (rulebook, "Solo game"): every completed line scores its diamond, and the
+# empty stations are not halved.
+SOLO_SCORE_TITLES = {
+    **SCORE_TITLES,
+    "lines": "completed lines (all ◇)",
+    "empty": "empty stations (not halved)",
 }
 SCORE_OPERATORS = {"lines": "", "interchanges": "+", "empty": "−", "total": "="}
 
@@ -80,12 +87,13 @@ def draw_panel(d: SheetDrawing) -> None:
 def draw_scoring(d: SheetDrawing) -> None:
     """The four end-game boxes, each with its title, operator and a small picture."""
     lay = d.lay
-    g = d.group("scoring", id="scoring")
+    g = d.group("scoring", id="scoring", **{"data-game": "solo" if d.solo else "multiplayer"})
+    titles = SOLO_SCORE_TITLES if d.solo else SCORE_TITLES
     px = lay.panel.x
     for name, bx in lay.score_boxes.items():
         d.text(
             g,
-            SCORE_TITLES[name],
+            titles[name],
             bx.right,
             bx.y - 0.9,
             2.3,

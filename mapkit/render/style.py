@@ -54,35 +54,57 @@ def gray(color: str) -> str:
 
 @dataclass(frozen=True)
 class LineStyle:
-    """How one line is stroked: colour, dash pattern (mm) and an optional hollow casing."""
+    """How one line is stroked: colour, dash pattern (mm), hollow, casing, centre stripe.
+
+    ``hollow`` draws the line as an outline with a white core (dashed when
+    ``dash`` is set: a ladder); ``centre`` draws a thin stripe of that colour
+    along the middle.
+    """
 
     color: str
     dash: tuple[float, ...] = ()
     hollow: bool = False
     casing: str | None = None
+    centre: str | None = None
 
 
-# Patterns for black-and-white printing: each line gets its own, so that two
-# lines are told apart without colour even when they run side by side.
-_GRAY_PATTERNS: tuple[LineStyle, ...] = (
-    LineStyle("#000000"),
-    LineStyle("#000000", (4.0, 1.6)),
-    LineStyle("#000000", hollow=True),
-    LineStyle("#000000", (0.01, 2.2)),
-    LineStyle("#000000", (4.0, 1.2, 0.01, 1.2)),
-    LineStyle("#8a8a8a"),
-    LineStyle("#8a8a8a", (1.6, 1.2)),
-    LineStyle("#8a8a8a", hollow=True),
-    LineStyle("#000000", (1.6, 1.2)),
-    LineStyle("#8a8a8a", (4.0, 1.2, 0.01, 1.2)),
-    LineStyle("#000000", (7.0, 1.2, 0.01, 1.2, 0.01, 1.2)),
-    LineStyle("#8a8a8a", (0.01, 2.2)),
+BLACK = "#000000"
+MID_GRAY = "#6e6e6e"
+
+# Patterns for black-and-white printing, for 1.5 mm lines with butt caps: every
+# dash, dot and gap is at least 1.2 mm, so a laser printer keeps them open, and
+# no two patterns share a shape (grey is a second cue, never the only one).
+GRAY_PATTERNS: tuple[LineStyle, ...] = (
+    LineStyle(BLACK),
+    LineStyle(BLACK, (6.0, 1.6)),
+    LineStyle(BLACK, hollow=True),
+    LineStyle(BLACK, (1.2, 1.4)),
+    LineStyle(MID_GRAY, (6.0, 1.4, 1.2, 1.4)),
+    LineStyle(MID_GRAY, (2.6, 1.6)),
+    LineStyle(BLACK, (2.0, 1.4), hollow=True),
+    LineStyle(BLACK, (6.0, 1.4, 1.2, 1.4, 1.2, 1.4)),
+    LineStyle(MID_GRAY, centre=BLACK),
+    LineStyle(MID_GRAY, (6.0, 1.6, 2.6, 1.6)),
+    LineStyle(BLACK, (3.0, 3.0)),
+    LineStyle(MID_GRAY, (1.2, 1.4), centre=BLACK),
 )
 
 
-def line_style(color: str, index: int, sheet_color: str, grayscale: bool) -> LineStyle:
-    if grayscale:
-        return _GRAY_PATTERNS[index % len(_GRAY_PATTERNS)]
+def gray_styles(line_ids: list[str], neighbours: dict[str, set[str]]) -> dict[str, LineStyle]:
+    """A pattern per line: each its own while patterns last, then any its neighbours lack."""
+    out: dict[str, LineStyle] = {}
+    used: set[int] = set()
+    for lid in line_ids:
+        taken = {GRAY_PATTERNS.index(out[n]) for n in neighbours.get(lid, ()) if n in out}
+        free = [i for i in range(len(GRAY_PATTERNS)) if i not in used and i not in taken]
+        free = free or [i for i in range(len(GRAY_PATTERNS)) if i not in taken] or [0]
+        used.add(free[0])
+        out[lid] = GRAY_PATTERNS[free[0]]
+    return out
+
+
+def colour_style(color: str, sheet_color: str) -> LineStyle:
+    """A coloured line, with a dark casing when it would vanish into the sheet colour."""
     casing = INK if contrast(color, sheet_color) < 1.6 else None
     return LineStyle(color, casing=casing)
 

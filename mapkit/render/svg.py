@@ -16,7 +16,7 @@ from mapkit import __version__
 from mapkit.mapfile.model import CityMap
 from mapkit.paper import PaperSheet
 from mapkit.render.fontmetrics import FONT_FAMILY, text_width
-from mapkit.render.labels import LabelResult, place_labels
+from mapkit.render.labels import LINE_SPACING, LabelResult, place_labels
 from mapkit.render.panel import draw_panel, draw_scoring
 from mapkit.render.style import (
     INK,
@@ -24,16 +24,18 @@ from mapkit.render.style import (
     SPECIAL_FILL,
     LineStyle,
     clean_text,
+    colour_style,
     fmt,
     fmt_points,
     gray,
-    line_style,
+    gray_styles,
     text_on,
 )
-from mapkit.sheet import SheetLayout, layout
+from mapkit.sheet import Rect, SheetLayout, layout
 
 Point = tuple[float, float]
 
+BACKGROUNDS = ("home", "full")
 TERMINUS_EXTRA = 1.25
 SPECIAL_EXTRA = 2.3
 
@@ -82,29 +84,56 @@ def star_points(c: Point, outer: float, inner: float, n: int = 8) -> list[Point]
 class SheetDrawing:
     """One sheet being drawn: the layout, the style choices and the svgwrite document."""
 
-    def __init__(self, city: CityMap, paper: str = "a4", *, grayscale: bool = False) -> None:
+    def __init__(
+        self,
+        city: CityMap,
+        paper: str = "a4",
+        *,
+        grayscale: bool = False,
+        solo: bool = False,
+        background: str = "home",
+    ) -> None:
         import svgwrite
 
         self.city = city
         self.lay = layout(city, paper)
         self.m = self.lay.metrics
         self.grayscale = grayscale
+        self.solo = solo
+        if background not in BACKGROUNDS:
+            raise ValueError(f"background must be one of {', '.join(BACKGROUNDS)}")
+        self.background = "home" if grayscale else background
         w, h = self.lay.width, self.lay.height
+        # full: the trimmed page plus bleed and a slug for crop marks, around the same origin
+        out = self.m.bleed + self.m.crop_mark + 1.0 if self.background == "full" else 0.0
         self.dwg = svgwrite.Drawing(
-            size=(f"{fmt(w)}mm", f"{fmt(h)}mm"), profile="full", debug=False
+            size=(f"{fmt(w + 2 * out)}mm", f"{fmt(h + 2 * out)}mm"), profile="full", debug=False
         )
-        self.dwg["viewBox"] = f"0 0 {fmt(w)} {fmt(h)}"
+        self.dwg["viewBox"] = f"{fmt(-out)} {fmt(-out)} {fmt(w + 2 * out)} {fmt(h + 2 * out)}"
         self.root = self.dwg.g(
             font_family=FONT_FAMILY, id="sheet", **{"class": f"sheet city-{city.id}"}
         )
         self.dwg.add(self.root)
-        self.sheet_color = PAPER_WHITE if grayscale else city.sheet_color
-        self.styles: dict[str, LineStyle] = {
-            ln.id: line_style(ln.color, ln.index, self.sheet_color, grayscale) for ln in city.lines
-        }
+        # the colour under the lines: the city's on a full-colour sheet, else white paper
+        self.sheet_color = city.sheet_color if self.background == "full" else PAPER_WHITE
+        if grayscale:
+            self.styles: dict[str, LineStyle] = gray_styles(
+                [ln.id for ln in city.lines], self.meeting_lines()
+            )
+        else:
+            self.styles = {ln.id: colour_style(ln.color, self.sheet_color) for ln in city.lines}
         self.extra_obstacles: list = []
 
     # -- helpers ---------------------------------------------------------
+
+    def meeting_lines(self) -> dict[str, set[str]]:
+        """Per line, the lines it meets: a shared station (bundles share theirs too)."""
+        out: dict[str, set[str]] = {ln.id: set() for ln in self.city.lines}
+        for st in self.city.stations:
+            here = self.city.lines_at(st.id)
+            for lid in here:
+                out[lid].update(x for x in here if x != lid)
+        return out
 
     def color(self, c: str) -> str:
         return gray(c) if self.grayscale else c
@@ -146,13 +175,62 @@ class SheetDrawing:
 
     # -- the sheet -------------------------------------------------------
 
-    def draw_background(self) -> None:
-        lay = self.lay
+    def draw_background(self, *, panel: bool = True) -> None:
+        """The paper: city colour to the bleed (``full``) or a white page with colour accents.
+
+        ``home`` keeps the city recognisable for a home printer without flooding
+        the page: the title band and the scoring panel in the sheet colour, inside
+        the margins (a fifth of the page instead of all of it).
+        """
+        lay, m = self.lay, self.m
+        if self.background == "full":
+            b = m.bleed
+            self.root.add(
+                self.dwg.rect(
+                    (fmt(-b), fmt(-b)),
+                    (fmt(lay.width + 2 * b), fmt(lay.height + 2 * b)),
+                    fill=self.sheet_color,
+                    id="background",
+                )
+            )
+            self.draw_crop_marks()
+            return
         self.root.add(
             self.dwg.rect(
-                (0, 0), (fmt(lay.width), fmt(lay.height)), fill=self.sheet_color, id="background"
+                (0, 0), (fmt(lay.width), fmt(lay.height)), fill=PAPER_WHITE, id="background"
             )
         )
+        if self.grayscale:
+            return
+        tint = self.city.sheet_color
+        g = self.group("sheet-tint", id="sheet-tint")
+        hd, pn = lay.header, lay.panel
+        tinted = [Rect(hd.x, hd.y, hd.w, hd.h - 1.5)]
+        if panel:
+            tinted.append(Rect(pn.x - 1.5, pn.y, pn.w + 1.5, lay.footer.y - pn.y))
+        for r in tinted:
+            g.add(self.dwg.rect((fmt(r.x), fmt(r.y)), (fmt(r.w), fmt(r.h)), rx=2.0, fill=tint))
+
+    def draw_crop_marks(self) -> None:
+        """Trim marks at the four corners, outside the bleed, for a print shop's guillotine."""
+        lay, m = self.lay, self.m
+        g = self.group("crop-marks", id="crop-marks")
+        start, end = m.bleed, m.bleed + m.crop_mark
+        for x, sx in ((0.0, -1), (lay.width, 1)):
+            for y, sy in ((0.0, -1), (lay.height, 1)):
+                for a, b in (
+                    ((x + sx * start, y), (x + sx * end, y)),
+                    ((x, y + sy * start), (x, y + sy * end)),
+                ):
+                    g.add(
+                        self.dwg.line(
+                            (fmt(a[0]), fmt(a[1])),
+                            (fmt(b[0]), fmt(b[1])),
+                            stroke="#000000",
+                            stroke_width=0.25,
+                            **{"class": "crop-mark"},
+                        )
+                    )
 
     def draw_header(self, title: str | None = None, right: str | None = None) -> None:
         lay, m = self.lay, self.m
@@ -192,31 +270,38 @@ class SheetDrawing:
             self.text(g, right, hd.right, hd.y + 5.0, 3.4, anchor="end", cls="header-right")
 
     def draw_lines(self) -> None:
-        lay, m = self.lay, self.m
+        lay = self.lay
         g = self.group("lines", id="lines")
         for ln in self.city.lines:
-            pts = fmt_points(lay.drawn_routes.get(ln.id) or lay.routes[ln.id])
-            st = self.styles[ln.id]
+            pts = lay.drawn_routes.get(ln.id) or lay.routes[ln.id]
             lg = self.group("line", g, id=f"line-{ln.id}", **{"data-line": ln.id})
-            common = {"fill": "none", "stroke_linejoin": "round", "stroke_linecap": "round"}
-            if st.casing or st.hollow:
-                lg.add(
-                    self.dwg.polyline(
-                        pts,
-                        stroke=st.casing or st.color,
-                        stroke_width=fmt(m.line_w + (0.35 if st.casing else 0.0)),
-                        **common,
-                    )
+            self.stroke(lg, pts, self.styles[ln.id])
+
+    def stroke(self, parent, pts, st: LineStyle) -> None:
+        """One line in its style: casing or outline, the stroke, a centre stripe."""
+        m = self.m
+        points = fmt_points(pts)
+        common = {"fill": "none", "stroke_linejoin": "round", "stroke_linecap": "round"}
+        if st.casing or st.hollow:
+            parent.add(
+                self.dwg.polyline(
+                    points,
+                    stroke=st.casing or st.color,
+                    stroke_width=fmt(m.line_w + (0.35 if st.casing else 0.0)),
+                    **common,
                 )
-            stroke = PAPER_WHITE if st.hollow else self.color(st.color)
-            width = m.line_w - 0.8 if st.hollow else m.line_w
-            if st.casing:
-                width = m.line_w - 0.2
-            kw = dict(common)
-            if st.dash:
-                kw["stroke_dasharray"] = " ".join(fmt(d) for d in st.dash)
-                kw["stroke_linecap"] = "round" if min(st.dash) < 0.1 else "butt"
-            lg.add(self.dwg.polyline(pts, stroke=stroke, stroke_width=fmt(width), **kw))
+            )
+        stroke = PAPER_WHITE if st.hollow else self.color(st.color)
+        width = m.line_w - 0.8 if st.hollow else m.line_w
+        if st.casing:
+            width = m.line_w - 0.2
+        kw = dict(common)
+        if st.dash:
+            kw["stroke_dasharray"] = " ".join(fmt(d) for d in st.dash)
+            kw["stroke_linecap"] = "butt"
+        parent.add(self.dwg.polyline(points, stroke=stroke, stroke_width=fmt(width), **kw))
+        if st.centre:
+            parent.add(self.dwg.polyline(points, stroke=st.centre, stroke_width=fmt(0.5), **common))
 
     def draw_stations(self, fills: dict[str, str] | None = None) -> None:
         """Station marks; termini haloed, special stations starred, interchanges thick-ringed."""
@@ -267,7 +352,7 @@ class SheetDrawing:
                     pill_path(a, b, r),
                     fill=fill,
                     stroke=INK,
-                    stroke_width=0.75 if shared else 0.35,
+                    stroke_width=m.interchange_stroke if shared else m.station_stroke,
                 )
             )
 
@@ -337,8 +422,8 @@ class SheetDrawing:
                 middle=True,
                 cls="wagon-letter",
             )
+            inset = self.m.window_inset
             for i, bx in enumerate(wg.boxes):
-                inset = 0.35
                 wgrp.add(
                     self.dwg.rect(
                         (fmt(bx.x + inset), fmt(bx.y + inset)),
@@ -346,7 +431,7 @@ class SheetDrawing:
                         rx=0.5,
                         fill=PAPER_WHITE,
                         stroke=INK,
-                        stroke_width=0.3,
+                        stroke_width=self.m.window_stroke,
                         id=f"win-{ln.id}-{i}",
                         **{"class": "window", "data-line": ln.id},
                     )
@@ -362,6 +447,23 @@ class SheetDrawing:
         self.text(g, left, f.x, f.bottom - 0.6, 2.2, fill=INK)
         right = f"mapkit {__version__} · {self.city.id}" + (f" · {extra}" if extra else "")
         self.text(g, right, f.right, f.bottom - 0.6, 2.2, anchor="end", fill=INK)
+        if self.grayscale:
+            self.draw_legend()
+
+    def draw_legend(self) -> None:
+        """Which pattern is which line, centred in the footer (black-and-white sheets)."""
+        f = self.lay.footer
+        n = len(self.city.lines)
+        entry = min(19.0, (f.w - 84.0) / max(n, 1))
+        sample = entry - 5.0
+        x = f.center[0] - entry * n / 2
+        y = f.center[1]
+        g = self.group("legend", id="legend")
+        for ln in self.city.lines:
+            eg = self.group("legend-entry", g, **{"data-line": ln.id})
+            self.text(eg, ln.id, x + 1.2, y, 2.8, anchor="middle", bold=True, middle=True)
+            self.stroke(eg, [(x + 3.0, y), (x + 3.0 + sample, y)], self.styles[ln.id])
+            x += entry
 
     def mark_radius(self) -> dict[str, float]:
         """How far each station's printed mark reaches around its pill (halo, star)."""
@@ -398,9 +500,9 @@ class SheetDrawing:
         g = self.group("labels", id="labels")
         size = self.m.label_font
         for lb in res.labels:
-            self.text(
+            t = self.text(
                 g,
-                lb.text,
+                lb.lines[0],
                 lb.x,
                 lb.baseline,
                 size,
@@ -408,6 +510,9 @@ class SheetDrawing:
                 cls="label",
                 **{"data-station": lb.station_id},
             )
+            for k, more in enumerate(lb.lines[1:], start=1):
+                y = lb.baseline + k * size * LINE_SPACING
+                t.add(self.dwg.tspan(clean_text(more), x=[fmt(lb.x)], y=[fmt(y)]))
         return res
 
     def tostring(self) -> str:
@@ -421,9 +526,17 @@ def sheet_svg(
     grayscale: bool = False,
     labels: bool = False,
     filled: PaperSheet | None = None,
+    solo: bool = False,
+    background: str = "home",
 ) -> RenderResult:
-    """Draw one sheet (optionally with a player's marks) and return the SVG text."""
-    d = SheetDrawing(city, paper, grayscale=grayscale)
+    """Draw one sheet (optionally with a player's marks) and return the SVG text.
+
+    ``solo`` captions the scoring boxes with the solo rules (every completed line
+    scores its diamond, empty stations count in full). ``background`` is ``home``
+    (white page, the city colour in the title band, panel and frame) or ``full``
+    (the city colour to a 3 mm bleed, with crop marks, for a print shop).
+    """
+    d = SheetDrawing(city, paper, grayscale=grayscale, solo=solo, background=background)
     d.draw_background()
     right = None
     if filled is not None:
