@@ -391,10 +391,12 @@ def test_any_map_the_page_sends_gets_an_answer_never_a_crash(tmp_path_factory, d
         assert c.get("/api/intersections").status_code in (200, 422)
 
 
-def test_new_lines_take_the_recommended_palette_of_the_rules():
+def test_new_lines_take_the_recommended_palette_of_the_rules(tmp_path):
+    from mapkit.checks.colour import PALETTE
+
     rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     section = rules[rules.index("### Recommended palette") : rules.index("## DES004")]
     documented = re.findall(r"\| `(#[0-9a-f]{6})` \|", section)
-    script = (ROOT / "mapkit" / "studio" / "static" / "studio.js").read_text(encoding="utf-8")
-    palette = re.search(r"const PALETTE = \[(.*?)\];", script, flags=re.S).group(1)
-    assert re.findall(r'"(#[0-9a-f]{6})"', palette) == documented
+    assert documented == list(PALETTE.values())
+    with client_for(tmp_path / "new.json") as c:
+        assert c.get("/api/palette").json() == {"palette": documented}

@@ -120,6 +120,11 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
     async def get_map(request: Request) -> Response:
         return JSONResponse(session.state())
 
+    async def palette(request: Request) -> Response:
+        from mapkit.checks.colour import PALETTE
+
+        return JSONResponse({"palette": list(PALETTE.values())})
+
     async def put_map(request: Request) -> Response:
         body = await _json_body(request)
         if not isinstance(body, dict) or "revision" not in body or "map" not in body:
@@ -303,6 +308,7 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
         Route("/favicon.ico", favicon),
         Route("/api/map", get_map, methods=["GET"]),
         Route("/api/map", put_map, methods=["PUT"]),
+        Route("/api/palette", palette),
         Route("/api/diagnostics", diagnostics),
         Route("/api/sheet.svg", sheet),
         Route("/api/intersections", intersections),

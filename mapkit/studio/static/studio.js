@@ -5,9 +5,8 @@
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const HISTORY = 200;
-// docs/rules.md "Recommended palette" (a test keeps them the same): every pair passes DES003.
-const PALETTE = ["#dd001f", "#f59200", "#89c459", "#0a5237", "#008c81", "#009fe3",
-  "#1344ad", "#7b1e7a", "#e5007d", "#7c6414", "#8d929c", "#2b2b2b"];
+// New lines take colours of mapkit.checks.colour.PALETTE (GET /api/palette): every pair passes DES003.
+let PALETTE = [];
 const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 const q = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -1001,6 +1000,7 @@ function showFile() {
 
 // ---- start --------------------------------------------------------------------------------
 async function start() {
+  PALETTE = (await api("GET", "/api/palette")).data.palette;
   const { data } = await api("GET", "/api/map");
   S.doc = data.map;
   S.revision = data.revision;
