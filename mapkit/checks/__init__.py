@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mapkit.mapfile import LoadResult, load_source
+from mapkit.mapfile import LoadResult, load_source, read_limited
 from mapkit.notices import NOTICES, Diagnostic, Severity
 
 __all__ = ["FileReport", "code_filter", "validate_path", "validate_source"]
@@ -100,5 +100,5 @@ def validate_path(
     ignore: Sequence[str] | None = None,
 ) -> FileReport:
     """Validate a map file. OSError propagates: an unreadable file is a usage problem."""
-    data = Path(path).read_bytes()
+    data = read_limited(path)
     return validate_source(data, str(path), paper=paper, select=select, ignore=ignore)

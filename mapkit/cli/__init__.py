@@ -29,4 +29,13 @@ _register()
 
 
 def main() -> None:
-    app()
+    import sys
+
+    from mapkit.cli.signals import Interrupted, install
+
+    install()
+    try:
+        app()
+    except Interrupted as exc:
+        typer.echo(f"\nmapkit: interrupted ({exc}); nothing half-written was left", err=True)
+        sys.exit(exc.exit_code)

@@ -11,9 +11,14 @@ from mapkit.mapfile.model import CityMap, Depot, Line, Station, build_map
 from mapkit.notices import Diagnostic, Severity, make
 
 __all__ = [
-    "CityMap", "Depot", "Line", "LoadResult", "MapError", "Station",
-    "build_map", "load_map", "load_source", "read_map",
+    "MAX_FILE_BYTES", "CityMap", "Depot", "Line", "LoadResult", "MapError", "Station",
+    "build_map", "load_map", "load_source", "read_limited", "read_map",
 ]  # fmt: skip
+
+MAX_FILE_BYTES = 1 << 20
+"""The most a map or game record may hold: the schemas bound every list, and a map at
+those bounds is a few hundred kilobytes. Reading stops here, so ``/dev/zero`` or a
+wrong file is refused at once instead of filling memory."""
 
 _PROBLEM_CODES = {
     "syntax": "JSON001",
@@ -58,6 +63,20 @@ def load_source(data: bytes | str, path: str = "<map>") -> LoadResult:
     from mapkit.mapfile.schema import check_schema
 
     result = LoadResult(path)
+    size = len(data)
+    if size > MAX_FILE_BYTES:
+        what = "bytes" if isinstance(data, bytes) else "characters"
+        result.diagnostics.append(
+            make(
+                "JSON006",
+                f"the file holds more than {MAX_FILE_BYTES} {what}; a map is at most "
+                f"{MAX_FILE_BYTES // 1024} KiB",
+                "",
+                1,
+                1,
+            )
+        )
+        return result
     if isinstance(data, bytes):
         text, problem = decode_utf8(data)
         if problem is not None:
@@ -86,10 +105,18 @@ def load_source(data: bytes | str, path: str = "<map>") -> LoadResult:
     return result
 
 
+def read_limited(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """At most ``limit + 1`` bytes of a file: enough to tell that it is too large.
+
+    OSError for a file that cannot be read (a folder, a loop, no permission).
+    """
+    with open(path, "rb") as fh:
+        return fh.read(limit + 1)
+
+
 def read_map(path: str | Path) -> LoadResult:
     """Load a map file; an unreadable file raises OSError (a usage problem, not a map problem)."""
-    p = Path(path)
-    return load_source(p.read_bytes(), str(path))
+    return load_source(read_limited(path), str(path))
 
 
 def load_map(path: str | Path) -> CityMap:
