@@ -34,8 +34,6 @@ def path_problem(exc: OSError, path: str | Path) -> str:
         errno.ENAMETOOLONG: "the file name is too long",
         errno.EACCES: "permission denied",
         errno.EPERM: "operation not permitted",
-        errno.EROFS: "read-only file system",
-        errno.ENOSPC: "no space left on the device",
     }
     why = words.get(exc.errno or 0) or exc.strerror or str(exc)
     return f"{path or repr(str(path))}: {why}"

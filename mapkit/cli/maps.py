@@ -60,7 +60,9 @@ def validate(
         try:
             reports.append(validate_path(path, paper=paper.value, select=sel, ignore=ign))
         except OSError as exc:
-            fail(f"cannot read {path}: {exc.strerror}", 2)
+            from mapkit.atomic import path_problem
+
+            fail(f"cannot read {path_problem(exc, path)}", 2)
     if format is ReportFormat.json:
         typer.echo(rep.to_json(reports), nl=False)
     elif format is ReportFormat.sarif:

@@ -10,7 +10,16 @@ from typing import Annotated, Any
 
 import typer
 
-from mapkit.cli.common import TextOrJson, Variant, fail, load_or_fail, map_paths, read_record
+from mapkit.cli.common import (
+    TextOrJson,
+    Variant,
+    fail,
+    find_map,
+    load_or_fail,
+    map_paths,
+    read_record,
+    record_failure,
+)
 
 
 def replay(
@@ -18,7 +27,10 @@ def replay(
     map: Annotated[
         str | None,
         typer.Option(
-            "--map", "-m", help="The map file (default: the shipped map the record names)."
+            "--map",
+            "-m",
+            help="The map file (default: the map the record names, beside the record"
+            " as ID.json or maps/ID.json, else the shipped city).",
         ),
     ] = None,
     format: Annotated[
@@ -34,19 +46,20 @@ def replay(
 
     doc = read_record(record)
     if map is None:
-        if not isinstance(doc, dict) or not isinstance(doc.get("map"), str):
-            fail(f"{record}: no map id in the record; give --map MAP", 2)
         map = doc["map"]
-        from mapkit.resources import resolve_map
-
-        if not resolve_map(map).exists():
-            fail(f"{record}: the record's map {map!r} is not a shipped city; give --map MAP", 2)
-    (path,) = map_paths([map])
+        found = find_map(map, beside=record)
+        if not found.exists():
+            fail(
+                f"{record}: the record's map {map!r} is not beside the record ({map}.json or"
+                f" maps/{map}.json) nor a shipped city; give --map MAP",
+                2,
+            )
+    (path,) = map_paths([map], beside=record)
     city = load_or_fail(path)
     try:
         rep = run_replay(city, doc)
     except RecordError as exc:
-        fail(f"{record}: {exc}", 1)
+        record_failure(record, exc)
     if format is TextOrJson.json:
         typer.echo(json.dumps(result(rep), indent=2, ensure_ascii=False))
     else:

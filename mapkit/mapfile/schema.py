@@ -25,7 +25,8 @@ def load_schema(kind: str = "map") -> dict[str, Any]:
 
 
 @cache
-def _validator(kind: str) -> Any:
+def validator(kind: str) -> Any:
+    """The draft-07 validator of ``schemas/<kind>.schema.json``, built once."""
     from jsonschema import Draft7Validator
 
     return Draft7Validator(load_schema(kind))
@@ -83,7 +84,7 @@ def check_schema(doc: Any, positions: Positions) -> list[Diagnostic]:
             )
         ]
     out: list[Diagnostic] = []
-    errors = sorted(_validator("map").iter_errors(doc), key=lambda e: list(map(str, e.path)))
+    errors = sorted(validator("map").iter_errors(doc), key=lambda e: list(map(str, e.path)))
     for err in errors:
         pointer = "".join(f"/{join_pointer('', p)[1:]}" for p in err.absolute_path)
         where = describe(doc, pointer)
