@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
+import shutil
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -162,3 +164,72 @@ def write_bytes(path: str | Path, data: bytes, inputs: Iterable[str | Path] = ()
 
 def write_text(path: str | Path, text: str, inputs: Iterable[str | Path] = ()) -> Path:
     return write_bytes(path, text.encode("utf-8"), inputs)
+
+
+RUN_FILE = re.compile(r"[a-z0-9][a-z0-9-]*-[0-9]{5}\.json")
+"""The files one run of ``mapkit simulate --records`` writes: ``<map id>-<game number>.json``."""
+
+
+class StagedFolder:
+    """A folder of files that appears whole or not at all.
+
+    Files are written into a hidden folder beside ``target``; on success they are
+    moved in (with signals held, so Ctrl-C cannot stop the swap half-way), after
+    the files of an earlier run (names matching ``RUN_FILE``) are removed. Other
+    files in the folder are left alone. On failure or interruption the staging
+    folder is deleted and ``target`` is as it was.
+    """
+
+    def __init__(self, target: str | Path, *, force: bool = False) -> None:
+        self.target = Path(target)
+        if not str(target).strip():
+            raise OutputError("the output folder name is empty")
+        st = _stat(self.target)
+        if st is not None and not stat.S_ISDIR(st.st_mode):
+            raise OutputError(f"{target} is a file, not a folder")
+        self.earlier = self._earlier_run()
+        if self.earlier and not force:
+            raise OutputError(
+                f"{target} already holds {len(self.earlier)} game record(s) of an earlier run;"
+                " add --force to replace them, or choose another folder"
+            )
+        parent = self.target.parent
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            self.staging = Path(
+                tempfile.mkdtemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=parent)
+            )
+        except OSError as exc:
+            raise OutputError(f"cannot create {path_problem(exc, target)}") from None
+
+    def _earlier_run(self) -> list[Path]:
+        try:
+            names = os.listdir(self.target)
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise OutputError(f"cannot use {path_problem(exc, self.target)}") from None
+        return sorted(self.target / n for n in names if RUN_FILE.fullmatch(n))
+
+    def write(self, name: str, text: str) -> None:
+        (self.staging / name).write_text(text, encoding="utf-8")
+
+    def __enter__(self) -> StagedFolder:
+        return self
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        if kind is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            return
+        from mapkit.signals import deferred
+
+        with deferred():
+            if _stat(self.target) is None:
+                os.rename(self.staging, self.target)
+                return
+            for old in self.earlier:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(old)
+            for new in sorted(self.staging.iterdir()):
+                os.replace(new, self.target / new.name)
+            os.rmdir(self.staging)

@@ -31,7 +31,7 @@ _register()
 def main() -> None:
     import sys
 
-    from mapkit.cli.signals import Interrupted, install
+    from mapkit.signals import Interrupted, install
 
     install()
     try:

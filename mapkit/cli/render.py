@@ -183,8 +183,8 @@ def render(
             )
 
     from mapkit.atomic import OutputError, path_problem, write_bytes
-    from mapkit.cli.signals import deferred
     from mapkit.render.export import ExportError, svg_to_png, svgs_to_pdf
+    from mapkit.signals import deferred
 
     try:
         for target, idx in targets:
