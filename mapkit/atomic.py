@@ -70,10 +70,10 @@ def check_output(
         raise OutputError("the output file name is empty")
     out_path = Path(out)
     if text.endswith(("/", os.sep)) or out_path.name in ("", ".", ".."):
-        if out_path.is_dir():
+        if os.path.isdir(out_path):
             raise OutputError(f"{out} is a folder; name the output file")
         raise OutputError(f"the folder {out} does not exist")
-    target = Path(os.path.realpath(out_path)) if out_path.is_symlink() else out_path
+    target = Path(os.path.realpath(out_path)) if os.path.islink(out_path) else out_path
     st = _stat(target)
     for inp in inputs:
         if _same(Path(inp), target):
@@ -114,7 +114,7 @@ def check_writable(
             pass
     except OSError as exc:
         raise OutputError(f"cannot write in the folder of {out}: {exc.strerror}") from None
-    if target.exists() and not os.access(target, os.W_OK):
+    if os.path.exists(target) and not os.access(target, os.W_OK):
         raise OutputError(f"cannot write {out}: permission denied")
     return target
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -60,6 +61,8 @@ def map_paths(args: list[str] | None, beside: Path | None = None) -> list[Path]:
         return [_relative(p) for p in shipped_maps()]
     paths = []
     for a in args:
+        if not a.strip():
+            fail("an empty file name", 2)
         p = find_map(a, beside)
         problem = _input_problem(str(p))
         if problem is not None:
@@ -76,16 +79,16 @@ def find_map(arg: str, beside: Path | None = None) -> Path:
     from mapkit.resources import resolve_map
 
     path = Path(arg)
-    try:
-        if path.exists() or path.suffix or "/" in arg or not arg.strip():
-            return path
-    except OSError:  # a name too long to look up: report it as given
+    if os.path.exists(path) or path.suffix or "/" in arg or not arg.strip():
         return path
     if beside is not None:
         for candidate in (beside.parent / f"{arg}.json", beside.parent / "maps" / f"{arg}.json"):
-            if candidate.is_file():
+            if os.path.isfile(candidate):
                 return candidate
-    return resolve_map(arg)
+    try:
+        return resolve_map(arg)
+    except OSError:  # a name too long to look up: report it as given
+        return path
 
 
 def read_input(path: Path) -> bytes:

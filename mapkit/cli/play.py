@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -50,7 +51,7 @@ def replay(
     if map is None:
         map = doc["map"]
         found = find_map(map, beside=record)
-        if not found.exists():
+        if not os.path.exists(found):
             fail(
                 f"{record}: the record's map {map!r} is not beside the record ({map}.json or"
                 f" maps/{map}.json) nor a shipped city; give --map MAP",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -20,7 +21,7 @@ from mapkit.cli.common import (
 
 def _default_dir(arg: str, path: Path) -> Path:
     """Beside the map file; a shipped map named by its id goes to the current folder."""
-    return path.parent if Path(arg).exists() else Path.cwd()
+    return path.parent if os.path.exists(arg) else Path.cwd()
 
 
 _FORMATS = {".svg": "svg", ".pdf": "pdf", ".png": "png"}
@@ -118,7 +119,7 @@ def render(
     assert maps
     paths = map_paths(maps, beside=record)
     out_arg = output
-    out_dir = out_arg is not None and not out_arg.endswith("/") and Path(out_arg).is_dir()
+    out_dir = out_arg is not None and not out_arg.endswith("/") and os.path.isdir(out_arg)
     ext = "." + fmt
 
     def stem(i: int) -> str:

@@ -76,8 +76,7 @@ def parse_record(data: bytes | str) -> Any:
 
     if len(data) > MAX_FILE_BYTES:
         raise RecordError(
-            f"the file holds more than {MAX_FILE_BYTES} bytes; a game record is at most"
-            f" {MAX_FILE_BYTES // 1024} KiB"
+            f"the file holds more than {MAX_FILE_BYTES} bytes: a game record is at most 1 MiB"
         )
     if isinstance(data, bytes):
         text, problem = decode_utf8(data)

@@ -69,8 +69,7 @@ def load_source(data: bytes | str, path: str = "<map>") -> LoadResult:
         result.diagnostics.append(
             make(
                 "JSON006",
-                f"the file holds more than {MAX_FILE_BYTES} {what}; a map is at most "
-                f"{MAX_FILE_BYTES // 1024} KiB",
+                f"the file holds more than {MAX_FILE_BYTES} {what}: a map is at most 1 MiB",
                 "",
                 1,
                 1,
