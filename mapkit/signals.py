@@ -39,19 +39,34 @@ def install() -> None:
         signal.signal(sig, _raise)
 
 
+class Held:
+    """The signals that arrived while held; ``check()`` raises for the first of them at a
+    point the caller knows to be safe (between two pages, not inside cairo)."""
+
+    def __init__(self) -> None:
+        self.pending: list[int] = []
+
+    def note(self, signum: int, _frame: object) -> None:
+        self.pending.append(signum)
+
+    def check(self) -> None:
+        if self.pending:
+            raise Interrupted(self.pending[0])
+
+
 @contextlib.contextmanager
-def deferred() -> Iterator[None]:
-    """Hold SIGINT/SIGTERM until the block ends, then raise :class:`Interrupted`."""
-    pending: list[int] = []
+def deferred() -> Iterator[Held]:
+    """Hold SIGINT/SIGTERM inside the block; raise :class:`Interrupted` when it ends (or
+    earlier, wherever the block calls ``check()``)."""
+    held = Held()
     try:
-        old = {sig: signal.signal(sig, lambda s, _f: pending.append(s)) for sig in _SIGNALS}
+        old = {sig: signal.signal(sig, held.note) for sig in _SIGNALS}
     except ValueError:  # not the main thread: signals cannot arrive here anyway
-        yield
+        yield held
         return
     try:
-        yield
+        yield held
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
-    if pending:
-        raise Interrupted(pending[0])
+    held.check()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -58,6 +59,22 @@ def _paper_sheet(city, record_path: Path, record: dict, player: str, round_: int
         record_failure(record_path, exc)
     except ValueError as exc:  # a round past the end of the record
         fail(f"{record_path}: {exc}", 1)
+
+
+class _Pages(Sequence[str]):
+    """The pages of a pad, checking for Ctrl-C before each: a long ``--copies`` run stops
+    between two pages, where no C code is running."""
+
+    def __init__(self, pages: list[str], check: Callable[[], None]) -> None:
+        self.pages = pages
+        self.check = check
+
+    def __len__(self) -> int:
+        return len(self.pages)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        self.check()
+        return self.pages[i]
 
 
 def render(
@@ -189,9 +206,9 @@ def render(
 
     try:
         for target, idx in targets:
-            with deferred():  # cairo calls back into Python: no exception may start there
+            with deferred() as held:  # cairo calls back into Python: no exception there
                 if fmt == "pdf":
-                    pages = [svgs[i] for i in idx for _ in range(copies)]
+                    pages = _Pages([svgs[i] for i in idx for _ in range(copies)], held.check)
                     title = ", ".join(c.name for c in (cities[i] for i in idx))
                     blob = svgs_to_pdf(pages, title=title)
                 elif fmt == "png":

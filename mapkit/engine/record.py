@@ -96,9 +96,9 @@ def parse_record(data: bytes | str) -> Any:
 
 def check_schema(doc: Any, positions: Positions | None = None) -> None:
     """RecordError for the first place (in file order) where ``doc`` breaks the game schema."""
-    from mapkit.mapfile.schema import validator
+    from mapkit.mapfile.schema import schema_errors
 
-    errors = list(validator("game").iter_errors(doc))
+    errors = schema_errors("game", doc)
     if not errors:
         return
     err = min(errors, key=lambda e: _document_order(doc, list(e.absolute_path)))
