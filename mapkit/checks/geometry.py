@@ -308,7 +308,10 @@ class _Geo:
                 segments = self.segment_tree(ln.id, pts).query(
                     box(w.x, w.y, w.right, w.bottom), predicate="dwithin", distance=half
                 )
-                near = min(_seg_rect_dist(pts[j], pts[j + 1], w) for j in sorted(segments.tolist()))
+                near = min(
+                    _seg_rect_dist(pts[j], pts[j + 1], w)
+                    for j in (sorted(segments.tolist()) or range(len(pts) - 1))
+                )
                 if near < half - 1e-9:
                     found.setdefault(k, []).append(ln.id)
         for k in sorted(found):
