@@ -47,7 +47,8 @@ def bounds_map() -> dict[str, Any]:
             shape.append(list(p))
             if i + 1 < len(pts):
                 q = pts[i + 1]
-                shape += [[p[0] + (q[0] - p[0]) * t / 4, p[1] + (q[1] - p[1]) * t / 4] for t in (1, 2, 3)]
+                step = ((q[0] - p[0]) / 4, (q[1] - p[1]) / 4)
+                shape += [[p[0] + step[0] * t, p[1] + step[1] * t] for t in (1, 2, 3)]
         lines.append(
             {"id": lid, "name": "L" * 40, "color": f"#{(k * 9) % 256:02x}{(k * 37) % 256:02x}80",
              "windows": 8, "points": {"first": 100, "others": 0},

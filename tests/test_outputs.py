@@ -135,9 +135,10 @@ def test_simulate_records_never_mix_two_runs(mini, tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == [
         "mini-00001.json", "mini-00002.json", "notes.txt"
     ]  # fmt: skip
-    assert json.loads((folder / "mini-00001.json").read_text())["seed"] != json.loads(
-        first["mini-00001.json"]
-    )["seed"]
+    assert (
+        json.loads((folder / "mini-00001.json").read_text())["seed"]
+        != json.loads(first["mini-00001.json"])["seed"]
+    )
     assert _tmp_files(tmp_path) == []
 
 

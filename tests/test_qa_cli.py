@@ -90,7 +90,10 @@ def _record(**change) -> dict:
         ),
         (json.dumps(_record(rounds=[])), "the record has no rounds: the game is not over"),
         ('{"rounds": ' + "[" * 50000 + "]" * 50000 + "}", "nesting deeper than 128 levels"),
-        (b'{"format": "mapkit-game/1", "map": "Z\xfcrich"}', "the file is not valid UTF-8: byte 0xfc at offset 37"),
+        (
+            b'{"format": "mapkit-game/1", "map": "Z\xfcrich"}',
+            "the file is not valid UTF-8: byte 0xfc at offset 37",
+        ),
     ],
     ids=["card not a string", "no rounds", "deep nesting", "not utf-8"],
 )

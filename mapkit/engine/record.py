@@ -377,6 +377,10 @@ def _replay_player(
             )
         m = queue.popleft()
         where = name if first else f"{name} (extra action {extra})"
+        lid = m.get("line") if isinstance(m, dict) else None
+        if "direction" in m and t.line_index.get(lid) is not None and not t.loop[t.line_index[lid]]:
+            # even "forward": a record that names a direction on a plain line was misread
+            raise RecordError(f"line {lid} is not a loop line: it has no direction", r, where)
         try:
             a = state.move_to_action(m)
         except IllegalMove as exc:
