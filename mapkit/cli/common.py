@@ -91,6 +91,22 @@ def find_map(arg: str, beside: Path | None = None) -> Path:
         return path
 
 
+def record_map(record: Path, doc: Any, given: str | None, option: str) -> Path:
+    """The map file of a game record: ``given`` when there is one, else the map the record
+    names, beside it (``ID.json``, ``maps/ID.json``) or shipped; exit 2 if none is found."""
+    if given is None:
+        map_id = doc["map"]
+        if not os.path.exists(find_map(map_id, beside=record)):
+            fail(
+                f"{record}: the record's map {map_id!r} is not beside the record ({map_id}.json"
+                f" or maps/{map_id}.json) nor a shipped city; give {option}",
+                2,
+            )
+        given = map_id
+    (path,) = map_paths([given], beside=record)
+    return path
+
+
 def read_input(path: Path) -> bytes:
     """The bytes of an input file (at most the size limit and one byte), or exit 2."""
     from mapkit.atomic import path_problem

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -15,12 +14,12 @@ from mapkit.cli.common import (
     TextOrJson,
     Variant,
     fail,
-    find_map,
     load_or_fail,
     map_paths,
     output_path,
     read_record,
     record_failure,
+    record_map,
 )
 from mapkit.signals import Interrupted
 
@@ -48,16 +47,7 @@ def replay(
     from mapkit.engine.record import replay as run_replay
 
     doc = read_record(record)
-    if map is None:
-        map = doc["map"]
-        found = find_map(map, beside=record)
-        if not os.path.exists(found):
-            fail(
-                f"{record}: the record's map {map!r} is not beside the record ({map}.json or"
-                f" maps/{map}.json) nor a shipped city; give --map MAP",
-                2,
-            )
-    (path,) = map_paths([map], beside=record)
+    path = record_map(record, doc, map, "--map MAP")
     city = load_or_fail(path)
     try:
         rep = run_replay(city, doc)
@@ -335,7 +325,7 @@ def _resumed(map: str | None, resume: Path, record: Path | None) -> _Session:
     from mapkit.engine.record import RecordError, replay
 
     doc = read_record(resume)
-    (path,) = map_paths([map or doc["map"]], beside=resume)
+    path = record_map(resume, doc, map, "the MAP")
     city = load_or_fail(path)
     try:
         rep = replay(city, doc, upto=len(doc["rounds"]))

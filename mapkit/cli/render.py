@@ -17,6 +17,7 @@ from mapkit.cli.common import (
     output_path,
     read_record,
     record_failure,
+    record_map,
 )
 
 
@@ -131,10 +132,12 @@ def render(
         fail("name a map to draw (a map file or a shipped city)", 2)
 
     doc = read_record(record) if record is not None else None
-    if doc is not None and not maps:
-        maps = [doc["map"]]
-    assert maps
-    paths = map_paths(maps, beside=record)
+    if record is not None:
+        paths = [record_map(record, doc, maps[0] if maps else None, "the MAP")]
+        maps = maps or [doc["map"]]
+    else:
+        assert maps
+        paths = map_paths(maps)
     out_arg = output
     out_dir = out_arg is not None and not out_arg.endswith("/") and os.path.isdir(out_arg)
     ext = "." + fmt
