@@ -177,7 +177,7 @@ def _start(args: list[str], cwd: Path) -> subprocess.Popen:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_interrupted_pdf_pad_exits_cleanly(tmp_path, sig):
     proc = _start(["render", "berlin", "--pdf", "--copies", "500", "-o", "pad.pdf"], tmp_path)
-    time.sleep(1.0)
+    time.sleep(0.4)
     proc.send_signal(sig)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + sig, err
@@ -191,7 +191,7 @@ def test_sigterm_during_simulate_leaves_no_records_and_no_temporary_folder(tmp_p
         ["simulate", "mini.json", "-n", "200000", "--bots", "random", "--records", "games"],
         tmp_path,
     )
-    time.sleep(1.0)
+    time.sleep(0.4)
     proc.send_signal(signal.SIGTERM)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
