@@ -180,7 +180,10 @@ class StagedFolder:
     folder is deleted and ``target`` is as it was.
     """
 
+    staging: Path  # made on entering the ``with`` block
+
     def __init__(self, target: str | Path, *, force: bool = False) -> None:
+        """Check now (before a long run) that the folder can be written and may be replaced."""
         self.target = Path(target)
         if not str(target).strip():
             raise OutputError("the output folder name is empty")
@@ -196,9 +199,8 @@ class StagedFolder:
         parent = self.target.parent
         try:
             parent.mkdir(parents=True, exist_ok=True)
-            self.staging = Path(
-                tempfile.mkdtemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=parent)
-            )
+            with tempfile.TemporaryDirectory(prefix=f".{self.target.name}.", dir=parent):
+                pass
         except OSError as exc:
             raise OutputError(f"cannot create {path_problem(exc, target)}") from None
 
@@ -212,9 +214,14 @@ class StagedFolder:
         return sorted(self.target / n for n in names if RUN_FILE.fullmatch(n))
 
     def write(self, name: str, text: str) -> None:
+        """Write one file of the run (inside the ``with`` block)."""
         (self.staging / name).write_text(text, encoding="utf-8")
 
     def __enter__(self) -> StagedFolder:
+        parent = self.target.parent
+        self.staging = Path(
+            tempfile.mkdtemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=parent)
+        )
         return self
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:

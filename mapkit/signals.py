@@ -29,8 +29,19 @@ class Interrupted(BaseException):
         return 128 + self.signum
 
 
+_received: list[int] = []
+
+
 def _raise(signum: int, _frame: object) -> None:
+    _received.append(signum)
     raise Interrupted(signum)
+
+
+def received() -> int | None:
+    """The first signal :func:`install`'s handlers saw, if any. An Interrupted raised during
+    an import can come out as an ImportError (numpy re-raises it so): the caller then still
+    knows the command was interrupted, not broken."""
+    return _received[0] if _received else None
 
 
 def install() -> None:

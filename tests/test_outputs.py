@@ -153,8 +153,9 @@ def test_staged_folder_is_discarded_on_failure(tmp_path):
 # -- signals --------------------------------------------------------------------------------
 
 
-def _start(args: list[str], cwd: Path) -> subprocess.Popen:
-    """Start ``mapkit`` and return once it has installed its signal handlers."""
+def _start(args: list[str], cwd: Path, busy) -> subprocess.Popen:
+    """Start ``mapkit`` and return once ``busy(pid)`` says it is in the middle of its work
+    (not importing: an import interrupted by a signal is not what these tests are about)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "mapkit", *args],
@@ -163,21 +164,24 @@ def _start(args: list[str], cwd: Path) -> subprocess.Popen:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    end = time.monotonic() + 30
-    while time.monotonic() < end:
-        status = Path(f"/proc/{proc.pid}/status").read_text()
-        caught = next(ln for ln in status.splitlines() if ln.startswith("SigCgt:"))
-        if int(caught.split()[1], 16) & 1 << (signal.SIGTERM - 1):
+    end = time.monotonic() + 60
+    while time.monotonic() < end and proc.poll() is None:
+        if busy(proc.pid):
+            time.sleep(0.1)
             return proc
         time.sleep(0.02)
     proc.kill()
-    raise AssertionError("mapkit never installed its signal handlers")
+    raise AssertionError(f"mapkit never got busy: {proc.communicate()}")
+
+
+def _drawing_pdf(pid: int) -> bool:
+    return "libcairo" in Path(f"/proc/{pid}/maps").read_text()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_interrupted_pdf_pad_exits_cleanly(tmp_path, sig):
-    proc = _start(["render", "berlin", "--pdf", "--copies", "500", "-o", "pad.pdf"], tmp_path)
-    time.sleep(0.4)
+    args = ["render", "berlin", "--pdf", "--copies", "500", "-o", "pad.pdf"]
+    proc = _start(args, tmp_path, _drawing_pdf)
     proc.send_signal(sig)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + sig, err
@@ -187,11 +191,8 @@ def test_interrupted_pdf_pad_exits_cleanly(tmp_path, sig):
 
 def test_sigterm_during_simulate_leaves_no_records_and_no_temporary_folder(tmp_path):
     shutil.copy(MINI, tmp_path / "mini.json")
-    proc = _start(
-        ["simulate", "mini.json", "-n", "200000", "--bots", "random", "--records", "games"],
-        tmp_path,
-    )
-    time.sleep(0.4)
+    args = ["simulate", "mini.json", "-n", "200000", "--bots", "random", "--records", "games"]
+    proc = _start(args, tmp_path, lambda _pid: any(tmp_path.glob(".games.*.tmp/*.json")))
     proc.send_signal(signal.SIGTERM)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
