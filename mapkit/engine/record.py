@@ -196,7 +196,9 @@ def _explain(doc: Any, path: list[Any], err: Any) -> tuple[int | None, str | Non
         return None, None, "'players' must be a list of 1 to 6 unique names of 1 to 40 characters"
     if head == "seed":
         return None, None, f"'seed' must be an integer from -2^63 to 2^64-1, not {_json(value)}"
-    if head == "rounds" and len(path) == 1:
+    if head != "rounds":
+        return None, None, f"{head!r}: {err.message}"
+    if len(path) == 1:
         if err.validator == "maxItems":
             return None, None, f"{len(value)} rounds: a game has at most 1000"
         return None, None, "'rounds' must be a list"
