@@ -166,3 +166,27 @@ def test_help_explains_line_ids_and_station_matching():
     res = runner.invoke(app, ["play", str(MINI), "--seed", "1"], input="?\n")
     assert "with lines B and B3, B3 is line" in res.stdout
     assert "an exact id wins, several matches are listed" in res.stdout
+
+
+def test_resume_takes_the_game_from_the_record(tmp_path):
+    part = tmp_path / "g.json"
+    _play(part, ["R"])
+    res = runner.invoke(app, ["play", str(RING), "--resume", str(part), "--seed", "3"])
+    assert res.exit_code == 2
+    assert "--resume plays on the record's game as it was set up; leave out --seed" in res.stderr
+    other = tmp_path / "other.json"
+    other.write_text("keep")
+    res = runner.invoke(app, ["play", str(RING), "--resume", str(part), "--record", str(other)])
+    assert res.exit_code == 2 and "already exists; add --force" in res.stderr
+    assert other.read_text() == "keep"
+
+
+def test_resumed_summary_counts_every_free_ride(tmp_path):
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    full = _play(whole, ANSWERS)
+    _play(part, ANSWERS[:6])
+    res = runner.invoke(
+        app, ["play", str(RING), "--resume", str(part)], input="\n".join(ANSWERS[6:]) + "\n"
+    )
+    summary = [ln for ln in full.stdout.splitlines() if "free ride(s)" in ln]
+    assert summary and summary == [ln for ln in res.stdout.splitlines() if "free ride(s)" in ln]

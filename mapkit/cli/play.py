@@ -249,7 +249,15 @@ def play(
     if not name.strip():
         fail("--name must not be empty", 2)
     if resume is not None:
-        session = _resumed(map, resume, record)
+        given = [opt for opt, on in [("--bots", bots), ("--no-human", no_human),
+                 ("--seed", seed is not None), ("--variant", variant is not Variant.standard),
+                 ("--name", name != "you")] if on]  # fmt: skip
+        if given:
+            fail(
+                f"--resume plays on the record's game as it was set up; leave out {', '.join(given)}",
+                2,
+            )
+        session = _resumed(map, resume, record, force)
         record = session.record
     else:
         if map is None:
@@ -263,7 +271,7 @@ def play(
     again = " (resumed)" if resume is not None else ""
     echo(f"{game.city.name}: {', '.join(names)} (seed {state.seed}){again}. Type ? for help.")
     try:
-        free_rides = _loop(state, seats, names, rep.windows)
+        free_rides = rep.free_rides + _loop(state, seats, names, rep.windows)
     except (Quit, KeyboardInterrupt, Interrupted) as exc:
         code = exc.exit_code if isinstance(exc, Interrupted) else 130
         code = 0 if isinstance(exc, Quit) else code
@@ -318,7 +326,7 @@ def _new_game(
 _BOT_NAME = re.compile(r"([a-z]+)-([1-6])")
 
 
-def _resumed(map: str | None, resume: Path, record: Path | None) -> _Session:
+def _resumed(map: str | None, resume: Path, record: Path | None, force: bool) -> _Session:
     """The game of an unfinished record, ready to go on: bots named ``<bot>-<n>`` (as
     ``play`` names them) play again, the one other name is the person at the keyboard."""
     from mapkit.bots import BOTS, make_bot
@@ -345,7 +353,7 @@ def _resumed(map: str | None, resume: Path, record: Path | None) -> _Session:
         humans = ", ".join(p for p, s in zip(rep.players, seats, strict=True) if s is None)
         fail(f"{resume}: --resume plays one person against bots, but {humans} are not bots", 2)
     out = record if record is not None else resume
-    output_path(out, [path], trial=True)
+    output_path(out, [path], trial=True, overwrite=force or out == resume)
     return _Session(path, rep.game, rep.state, rep.players, seats, rep, out)
 
 
