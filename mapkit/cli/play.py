@@ -254,7 +254,8 @@ def play(
                  ("--name", name != "you")] if on]  # fmt: skip
         if given:
             fail(
-                f"--resume plays on the record's game as it was set up; leave out {', '.join(given)}",
+                f"--resume plays on the record's game as it was set up;"
+                f" leave out {', '.join(given)}",
                 2,
             )
         session = _resumed(map, resume, record, force)
