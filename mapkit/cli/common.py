@@ -26,6 +26,10 @@ class TextOrJson(StrEnum):
     json = "json"
 
 
+FORMATS = {".svg": "svg", ".pdf": "pdf", ".png": "png"}
+"""The drawing formats an output's suffix can name (render -o, simulate --heatmap)."""
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``mapkit: message`` to stderr and exit with ``code`` (1 data, 2 usage)."""
     typer.echo(f"mapkit: {message}", err=True)

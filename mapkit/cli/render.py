@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from mapkit.cli.common import (
+    FORMATS,
     Paper,
     fail,
     load_or_fail,
@@ -26,9 +27,6 @@ def _default_dir(arg: str, path: Path) -> Path:
     return path.parent if os.path.exists(arg) else Path.cwd()
 
 
-_FORMATS = {".svg": "svg", ".pdf": "pdf", ".png": "png"}
-
-
 def output_format(output: str | None, pdf: bool, png: bool) -> str:
     """``svg``, ``pdf`` or ``png``: from --pdf/--png, else from the name given to -o.
 
@@ -38,7 +36,7 @@ def output_format(output: str | None, pdf: bool, png: bool) -> str:
     if pdf and png:
         fail("choose one of --pdf and --png", 2)
     flag = "pdf" if pdf else "png" if png else None
-    named = _FORMATS.get(Path(output).suffix.lower()) if output else None
+    named = FORMATS.get(Path(output).suffix.lower()) if output else None
     if flag and named and flag != named:
         fail(f"-o {output} names a {named.upper()} file but --{flag} asks for {flag.upper()}", 2)
     return flag or named or "svg"

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from mapkit.cli.common import (
+    FORMATS,
     TextOrJson,
     Variant,
     fail,
@@ -42,9 +43,6 @@ class _Progress:
         sys.stderr.flush()
 
 
-_FORMATS = {".svg": "svg", ".pdf": "pdf", ".png": "png"}
-
-
 def write_heatmap(city, report, out: Path, of: HeatmapOf, inputs: list[Path]) -> None:
     """The heatmap in the format its name says (SVG, PDF or PNG)."""
     from mapkit.atomic import write_bytes
@@ -57,7 +55,7 @@ def write_heatmap(city, report, out: Path, of: HeatmapOf, inputs: list[Path]) ->
         values = {s.id: s.interchange_rate for s in report.stations}
         title, legend = "interchange numbers", "carries an interchange number"
     svg = heatmap_svg(city, values, title=title, legend=legend, paper="a4", percent=True)
-    fmt = _FORMATS[out.suffix.lower()]
+    fmt = FORMATS[out.suffix.lower()]
     if fmt == "svg":
         data = svg.encode("utf-8")
     else:
@@ -142,7 +140,7 @@ def simulate(
     (path,) = map_paths([map])
     if heatmap is not None:
         output_path(heatmap, [path], trial=True)
-        if heatmap.suffix.lower() not in _FORMATS:
+        if heatmap.suffix.lower() not in FORMATS:
             fail(f"--heatmap {heatmap}: name a .svg, .pdf or .png file", 2)
     staging = None
     if records is not None:

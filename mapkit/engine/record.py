@@ -20,7 +20,6 @@ from mapkit.mapfile.jsonpos import Positions, join_pointer
 from mapkit.mapfile.model import CityMap, fingerprint
 
 FORMAT = "mapkit-game/1"
-_TOP_KEYS = {"$schema", "format", "map", "map_fingerprint", "variant", "players", "seed", "rounds"}
 
 
 class RecordError(ValueError):
@@ -234,7 +233,9 @@ def check_header(doc: Any, city: CityMap | None = None) -> tuple[list[str], bool
     """Players, variant flag and rounds of a record; RecordError for a malformed top level."""
     if not isinstance(doc, dict):
         raise RecordError("a game record is a JSON object")
-    unknown = sorted(set(doc) - _TOP_KEYS)
+    from mapkit.mapfile.schema import load_schema
+
+    unknown = sorted(set(doc) - set(load_schema("game")["properties"]))
     if unknown:
         raise RecordError(f"unknown key {unknown[0]!r} at the top level")
     if doc.get("format") != FORMAT:
