@@ -50,7 +50,7 @@ def test_a_fifo_is_written_through(mini, tmp_path):
     fifo = tmp_path / "sheet.svg"
     os.mkfifo(fifo)
     got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
     res = runner.invoke(app, ["render", str(mini), "-o", str(fifo)])
     reader.join(10)
