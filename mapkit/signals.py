@@ -11,6 +11,7 @@ into Python (cairo writing a PDF) an exception cannot be raised safely, so
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 from collections.abc import Iterator
 
@@ -32,7 +33,18 @@ class Interrupted(BaseException):
 _received: list[int] = []
 
 
+_owner: list[int] = []  # the process that installed the handlers
+
+
 def _raise(signum: int, _frame: object) -> None:
+    if _owner and os.getpid() != _owner[0]:
+        # a forked worker (simulate --jobs): Ctrl-C reaches the whole process group; the
+        # parent stops the pool, which ends its workers with SIGTERM. So a worker ignores
+        # SIGINT, and leaves on SIGTERM by SystemExit: it unwinds (releasing the pool's
+        # queue locks, which a plain kill could leave held) and prints no traceback
+        if signum == signal.SIGINT:
+            return
+        raise SystemExit(128 + signum)
     _received.append(signum)
     raise Interrupted(signum)
 
@@ -46,6 +58,7 @@ def received() -> int | None:
 
 def install() -> None:
     """Make SIGINT and SIGTERM raise :class:`Interrupted` (call once, from ``main``)."""
+    _owner[:] = [os.getpid()]
     for sig in _SIGNALS:
         signal.signal(sig, _raise)
 

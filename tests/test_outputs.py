@@ -163,6 +163,7 @@ def _start(args: list[str], cwd: Path, busy) -> subprocess.Popen:
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        start_new_session=True,
     )
     end = time.monotonic() + 60
     while time.monotonic() < end and proc.poll() is None:
@@ -189,13 +190,20 @@ def test_interrupted_pdf_pad_exits_cleanly(tmp_path, sig):
     assert list(tmp_path.iterdir()) == []  # no pad.pdf, no .pad.pdf.*.tmp
 
 
-def test_sigterm_during_simulate_leaves_no_records_and_no_temporary_folder(tmp_path):
+@pytest.mark.parametrize(
+    ("sig", "send"),
+    [(signal.SIGINT, os.killpg), (signal.SIGTERM, os.kill)],
+    ids=["Ctrl-C: SIGINT to the process group", "kill: SIGTERM to the process"],
+)
+def test_interrupted_simulate_leaves_no_records_and_no_temporary_folder(tmp_path, sig, send):
+    """With a pool of workers (--jobs 2), stopped as a terminal or `kill` stops it."""
     shutil.copy(MINI, tmp_path / "mini.json")
-    args = ["simulate", "mini.json", "-n", "200000", "--bots", "random", "--records", "games"]
-    proc = _start(args, tmp_path, lambda _pid: any(tmp_path.glob(".games.*.tmp/*.json")))
-    proc.send_signal(signal.SIGTERM)
+    args = ["simulate", "mini.json", "-n", "200000", "--bots", "random", "-j", "2"]
+    proc = _start([*args, "--records", "games"], tmp_path,
+                  lambda _pid: any(tmp_path.glob(".games.*.tmp/*.json")))  # fmt: skip
+    send(proc.pid, sig)
     _out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 143, err
+    assert proc.returncode == 128 + sig, err
     assert b"Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mini.json"]
 
