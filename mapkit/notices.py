@@ -86,6 +86,13 @@ NOTICES: dict[str, Notice] = {
             "Nesting too deep",
             "A map is at most a few levels deep; check for runaway brackets.",
         ),
+        Notice(
+            "JSON006",
+            _E,
+            "syntax",
+            "File too large",
+            "A map is at most 1 MiB; check that this is the right file.",
+        ),
         # schema
         Notice(
             "SCH001", _E, "schema", "Unsupported format version", 'Set "format" to "mapkit-map/1".'
@@ -156,6 +163,20 @@ NOTICES: dict[str, Notice] = {
             "Shape does not follow the line",
             "A shape starts at the depot and passes through every stop in order "
             "(and back to the first stop for a loop).",
+        ),
+        Notice(
+            "REF008",
+            _E,
+            "references",
+            "Id with a trailing line break",
+            "Remove the line break: an id is one line of letters, digits and _ . -.",
+        ),
+        Notice(
+            "REF009",
+            _W,
+            "references",
+            "Station ids differ only by case",
+            "Rename one of them: players, game records and `mapkit play` cannot tell them apart.",
         ),
         # topology
         Notice(

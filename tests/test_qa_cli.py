@@ -89,8 +89,11 @@ def _record(**change) -> dict:
             " not [3]",
         ),
         (json.dumps(_record(rounds=[])), "the record has no rounds: the game is not over"),
-        ('{"rounds": ' + "[" * 50000 + "]" * 50000 + "}", "JSON nested too deep"),
-        (b'{"format": "mapkit-game/1", "map": "Z\xfcrich"}', "not UTF-8 text (byte 0xfc"),
+        ('{"rounds": ' + "[" * 50000 + "]" * 50000 + "}", "nesting deeper than 128 levels"),
+        (
+            b'{"format": "mapkit-game/1", "map": "Z\xfcrich"}',
+            "the file is not valid UTF-8: byte 0xfc at offset 37",
+        ),
     ],
     ids=["card not a string", "no rounds", "deep nesting", "not utf-8"],
 )
@@ -104,7 +107,10 @@ def test_replay_bad_records_exit_1_without_traceback(tmp_path, text, message):
 def test_replay_names_a_map_that_is_not_shipped(tmp_path):
     res = runner.invoke(app, ["replay", _write(tmp_path, json.dumps(_record()))])
     assert res.exit_code == 2
-    assert "the record's map 'mini' is not a shipped city; give --map MAP" in res.stderr
+    assert (
+        "the record's map 'mini' is not beside the record (mini.json or maps/mini.json)"
+        " nor a shipped city; give --map MAP" in res.stderr
+    )
 
 
 # -- render -------------------------------------------------------------------------------
@@ -137,7 +143,7 @@ def test_render_round_past_the_end_is_refused(fx, tmp_path):
 def test_render_record_nested_too_deep_exits_1(fx, tmp_path):
     rec = _write(tmp_path, "[" * 50000 + "]" * 50000)
     res = runner.invoke(app, ["render", str(fx), "--record", rec, "--player", "x"])
-    assert res.exit_code == 1 and "JSON nested too deep" in res.stderr
+    assert res.exit_code == 1 and "nesting deeper than 128 levels" in res.stderr
 
 
 # -- atomic outputs -----------------------------------------------------------------------

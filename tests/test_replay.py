@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -129,7 +130,7 @@ ILLEGAL = [
     ("bad format", "01-solo-mini", MINI, _set(["format"], "mapkit-game/2"),
      "'format' must be 'mapkit-game/1', not 'mapkit-game/2'"),
     ("duplicate players", "02-duel-mini-tie-race", MINI, _set(["players"], ["ana", "ana"]),
-     "'players' must be a list of 1 to 6 unique, non-empty names"),
+     "'players' must be a list of 1 to 6 unique names of 1 to 40 characters"),
 ]  # fmt: skip
 
 
@@ -140,14 +141,18 @@ def test_illegal_record(tmp_path, what, game, map_, fn, message):
     res = run_replay(tmp_path, mutate(game, fn), map_, "--format", "json")
     assert res.exit_code == 1, res.output
     assert res.stdout == ""  # nothing scored
-    assert res.stderr.strip() == f"mapkit: {tmp_path / 'game.json'}: {message}"
+    where = re.escape(f"mapkit: {tmp_path / 'game.json'}")
+    assert re.fullmatch(rf"{where}(:\d+:\d+)?: {re.escape(message)}", res.stderr.strip())
 
 
 def test_malformed_json(tmp_path):
     res = run_replay(tmp_path, '{"format": "mapkit-game/1",', MINI)
     assert res.exit_code == 1
-    assert res.stderr.startswith(f"mapkit: {tmp_path / 'game.json'}: not valid JSON: ")
-    assert "line 1, column" in res.stderr and "Traceback" not in res.output
+    assert res.stderr == (
+        f"mapkit: {tmp_path / 'game.json'}:1:28: not valid JSON: expected a quoted property"
+        " name, found end of file\n"
+    )
+    assert "Traceback" not in res.output
 
 
 def test_missing_record_file_is_usage_error(tmp_path):

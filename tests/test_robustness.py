@@ -80,7 +80,7 @@ def mutated(draw) -> str | bytes:
     return text
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)  # tests/test_fuzz.py mutates more ways
 @given(mutated())
 def test_validate_source_never_raises(data) -> None:
     report = validate_source(data, "mutant.json")
@@ -89,7 +89,7 @@ def test_validate_source_never_raises(data) -> None:
     assert report.valid == (report.errors == 0)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_cli_exits_0_or_1_without_traceback(data) -> None:
     with tempfile.TemporaryDirectory() as tmp:

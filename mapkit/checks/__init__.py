@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mapkit.checks.draft import DraftGaps
-from mapkit.mapfile import LoadResult, load_source
+from mapkit.mapfile import LoadResult, load_source, read_limited
 from mapkit.notices import NOTICES, Diagnostic, Severity
 
 __all__ = ["FileReport", "code_filter", "report_loaded", "validate_path", "validate_source"]
@@ -127,5 +127,5 @@ def validate_path(
     draft: bool = False,
 ) -> FileReport:
     """Validate a map file. OSError propagates: an unreadable file is a usage problem."""
-    data = Path(path).read_bytes()
+    data = read_limited(path)
     return validate_source(data, str(path), paper=paper, select=select, ignore=ignore, draft=draft)

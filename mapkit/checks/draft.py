@@ -18,8 +18,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from mapkit.mapfile import LoadResult, build_map, load_source
-from mapkit.notices import Diagnostic, Severity
+from mapkit.mapfile import LoadResult, load_source, model_layers
+from mapkit.notices import Diagnostic
 
 PLACEHOLDER_WINDOWS = 1
 PLACEHOLDER_POINTS = {"first": 0, "others": 0}
@@ -70,21 +70,10 @@ def load_draft(data: bytes | str, path: str = "<map>") -> tuple[LoadResult, Draf
     Diagnostics keep the draft's own line and column; a map with no stations has no
     model (there is nothing to place on a sheet).
     """
-    from mapkit.mapfile.identity import check_identity
-    from mapkit.mapfile.schema import check_schema
-
     result = load_source(data, path)
     if result.doc is None:
         return result, DraftGaps()
     doc, gaps = complete_draft(result.doc)
-    if result.map is not None:
-        return result, gaps
-    result.diagnostics = [d for d in check_schema(doc, result.positions) if not _allowed(d)]
-    if result.diagnostics:
-        return result, gaps
-    result.diagnostics.extend(check_identity(doc, result.positions))
-    if any(d.severity is Severity.ERROR for d in result.diagnostics):
-        return result, gaps
-    if doc["stations"]:
-        result.map = build_map(doc, source=path)
+    if result.map is None:
+        model_layers(result, doc, allowed=_allowed)
     return result, gaps

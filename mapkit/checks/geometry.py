@@ -40,6 +40,10 @@ def _nearest_segment(p: Point, pts: Sequence[Point]) -> tuple[int, float]:
     )
 
 
+def _second(pair: tuple[int, float]) -> float:
+    return pair[1]
+
+
 def _rect_dist(p: Point, r: Rect) -> float:
     dx = max(r.x - p[0], 0.0, p[0] - r.right)
     dy = max(r.y - p[1], 0.0, p[1] - r.bottom)
@@ -61,16 +65,40 @@ class _Geo:
         self.xy = [self.sheet.stations[i] for i in self.ids]
         self.marks = [self.sheet.station_mark(i) for i in self.ids]
         self.pill_reach = max((math.dist(a, b) / 2 for a, b in self.marks), default=0.0)
+        self.segment_trees: dict[str, object] = {}
 
-    def nearest_segment(self, k: int, pts: Sequence[Point]) -> tuple[int, float]:
-        """Like ``_nearest_segment`` for station k, measured to its pill when it has one."""
+    def nearest_segment(
+        self, k: int, pts: Sequence[Point], near: Sequence[int] | None = None
+    ) -> tuple[int, float]:
+        """Like ``_nearest_segment`` for station k, measured to its pill when it has one.
+
+        ``near``: the indices (ascending) of the only segments that can be nearest, from
+        a spatial index; without it every segment is measured.
+        """
         a, b = self.marks[k]
-        if a == b or len(pts) < 2:
+        if len(pts) < 2:
             return _nearest_segment(self.xy[k], pts)
-        return min(
-            ((j, _seg_seg_dist(a, b, pts[j], pts[j + 1])) for j in range(len(pts) - 1)),
-            key=lambda t: t[1],
-        )
+        segments = near if near else range(len(pts) - 1)
+        if a == b:
+            return min(((j, _seg_dist(a, pts[j], pts[j + 1])) for j in segments), key=_second)
+        return min(((j, _seg_seg_dist(a, b, pts[j], pts[j + 1])) for j in segments), key=_second)
+
+    def segment_tree(self, line_id: str, pts: Sequence[Point]):
+        """A spatial index of a route's segments (index j: pts[j] to pts[j + 1]), built once:
+        a line at the schema's bounds has 399 segments and meets hundreds of stations."""
+        from shapely import STRtree, linestrings
+
+        if line_id not in self.segment_trees:
+            self.segment_trees[line_id] = STRtree(
+                linestrings([pts[j : j + 2] for j in range(len(pts) - 1)])
+            )
+        return self.segment_trees[line_id]
+
+    def mark_shape(self, k: int):
+        from shapely import LineString, Point
+
+        a, b = self.marks[k]
+        return Point(a) if a == b else LineString([a, b])
 
     def segment_where(self, ln: Line, j: int) -> tuple[str, str]:
         """(pointer, words) for segment j of a line's route."""
@@ -188,11 +216,14 @@ class _Geo:
                 sid = self.ids[k]
                 if sid in stops:
                     continue
-                _, d = self.nearest_segment(k, pts)
-                j, _ = self.nearest_segment(k, self.sheet.routes[ln.id])
+                near_segments = self.segment_tree(ln.id, pts).query(
+                    self.mark_shape(k), predicate="dwithin", distance=reach
+                )
+                _, d = self.nearest_segment(k, pts, sorted(near_segments.tolist()))
                 gap = d - r - half
                 if gap >= near:
                     continue
+                j, _ = self.nearest_segment(k, self.sheet.routes[ln.id])
                 pointer, where = self.segment_where(ln, j)
                 if gap < 0:
                     verb = "runs through" if d < r else "touches the circle of"
@@ -265,7 +296,7 @@ class _Geo:
         self.lines_over_wagons(wtree, lines, rects)
 
     def lines_over_wagons(self, wtree, lines: list[Line], rects: list[Rect]) -> None:
-        from shapely import LineString
+        from shapely import LineString, box
 
         half = self.m.line_w / 2
         found: dict[int, list[str]] = {}
@@ -276,8 +307,13 @@ class _Geo:
             for k in wtree.query(LineString(pts), predicate="dwithin", distance=half).tolist():
                 if lines[k].id == ln.id:
                     continue
+                w = rects[k]
+                segments = self.segment_tree(ln.id, pts).query(
+                    box(w.x, w.y, w.right, w.bottom), predicate="dwithin", distance=half
+                )
                 near = min(
-                    _seg_rect_dist(pts[j], pts[j + 1], rects[k]) for j in range(len(pts) - 1)
+                    _seg_rect_dist(pts[j], pts[j + 1], w)
+                    for j in (sorted(segments.tolist()) or range(len(pts) - 1))
                 )
                 if near < half - 1e-9:
                     found.setdefault(k, []).append(ln.id)

@@ -29,4 +29,19 @@ _register()
 
 
 def main() -> None:
-    app()
+    import sys
+
+    from mapkit.signals import Interrupted, install, received
+
+    install()
+    try:
+        app()
+    except Interrupted as exc:
+        typer.echo(f"\nmapkit: interrupted ({exc}); nothing half-written was left", err=True)
+        sys.exit(exc.exit_code)
+    except Exception:
+        signum = received()
+        if signum is None:
+            raise
+        typer.echo("\nmapkit: interrupted; nothing half-written was left", err=True)
+        sys.exit(128 + signum)

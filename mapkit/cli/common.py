@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -25,27 +26,116 @@ class TextOrJson(StrEnum):
     json = "json"
 
 
+FORMATS = {".svg": "svg", ".pdf": "pdf", ".png": "png"}
+"""The drawing formats an output's suffix can name (render -o, simulate --heatmap)."""
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``mapkit: message`` to stderr and exit with ``code`` (1 data, 2 usage)."""
     typer.echo(f"mapkit: {message}", err=True)
     raise typer.Exit(code)
 
 
-def map_paths(args: list[str] | None) -> list[Path]:
-    """Resolve MAP arguments (paths or shipped names); none means the shipped cities."""
-    from mapkit.resources import resolve_map, shipped_maps
+def _input_problem(arg: str) -> str | None:
+    """Why a file named on the command line cannot be read, in one line (None: it can)."""
+    import os
+    import stat
+
+    from mapkit.atomic import path_problem
+
+    if not arg.strip():
+        return "an empty file name"
+    try:
+        st = os.stat(arg)
+    except OSError as exc:
+        return path_problem(exc, arg)
+    if stat.S_ISDIR(st.st_mode):
+        return f"{arg} is a folder; name the files (e.g. {arg.rstrip('/')}/*.json)"
+    return None
+
+
+def map_paths(args: list[str] | None, beside: Path | None = None) -> list[Path]:
+    """Resolve MAP arguments (paths or shipped names); none means the shipped cities.
+
+    ``beside``: a game record; a bare map name is looked for next to it first.
+    """
+    from mapkit.resources import shipped_maps
 
     if not args:
         return [_relative(p) for p in shipped_maps()]
     paths = []
     for a in args:
-        p = resolve_map(a)
-        if not p.exists():
-            fail(f"no such map file: {a}", 2)
-        if p.is_dir():
-            fail(f"{a} is a folder; name the map files (e.g. {a}/*.json)", 2)
+        if not a.strip():
+            fail("an empty file name", 2)
+        p = find_map(a, beside)
+        problem = _input_problem(str(p))
+        if problem is not None:
+            if problem.endswith(": no such file or folder"):
+                problem = f"no such map file: {a}"
+            fail(problem, 2)
         paths.append(p)
     return paths
+
+
+def find_map(arg: str, beside: Path | None = None) -> Path:
+    """A map argument as a path: the file itself, else (for a bare name like ``mini``)
+    ``ID.json`` or ``maps/ID.json`` beside the game record ``beside``, else a shipped city."""
+    from mapkit.resources import resolve_map
+
+    path = Path(arg)
+    if os.path.exists(path) or path.suffix or "/" in arg or not arg.strip():
+        return path
+    if beside is not None:
+        for candidate in (beside.parent / f"{arg}.json", beside.parent / "maps" / f"{arg}.json"):
+            if os.path.isfile(candidate):
+                return candidate
+    try:
+        return resolve_map(arg)
+    except OSError:  # a name too long to look up: report it as given
+        return path
+
+
+def record_map(record: Path, doc: Any, given: str | None, option: str) -> Path:
+    """The map file of a game record: ``given`` when there is one, else the map the record
+    names, beside it (``ID.json``, ``maps/ID.json``) or shipped; exit 2 if none is found."""
+    if given is None:
+        map_id = doc["map"]
+        if not os.path.exists(find_map(map_id, beside=record)):
+            fail(
+                f"{record}: the record's map {map_id!r} is not beside the record ({map_id}.json"
+                f" or maps/{map_id}.json) nor a shipped city; give {option}",
+                2,
+            )
+        given = map_id
+    (path,) = map_paths([given], beside=record)
+    return path
+
+
+def read_input(path: Path) -> bytes:
+    """The bytes of an input file (at most the size limit and one byte), or exit 2."""
+    from mapkit.atomic import path_problem
+    from mapkit.mapfile import read_limited
+
+    problem = _input_problem(str(path))
+    if problem is not None:
+        fail(problem, 2)
+    try:
+        return read_limited(path)
+    except OSError as exc:
+        fail(f"cannot read {path_problem(exc, path)}", 2)
+
+
+def output_path(
+    out: Path, inputs: list[Path], *, overwrite: bool = True, trial: bool = False
+) -> Path:
+    """The file to write for an output option, checked before any work; exit 2 if unusable."""
+    from mapkit.atomic import OutputError, check_output, check_writable
+
+    try:
+        check = check_writable if trial else check_output
+        return check(out, inputs, overwrite=overwrite)
+    except OutputError as exc:
+        fail(str(exc), 2)
 
 
 def _relative(path: Path) -> Path:
@@ -64,12 +154,9 @@ def load_or_fail(path: Path, *, check_paper: str | None = None):
     since rendering or simulating a map mid-edit is useful, but the designer should
     know the sheet is not yet playable as drawn.
     """
-    from mapkit.mapfile import MapError, read_map
+    from mapkit.mapfile import MapError, load_source
 
-    try:
-        result = read_map(path)
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror}", 2)
+    result = load_source(read_input(path), str(path))
     if result.map is None:
         exc = MapError(str(path), result.errors or result.diagnostics)
         fail(f"{exc}\n(run `mapkit validate {path}` for every problem)", 1)
@@ -88,24 +175,25 @@ def load_or_fail(path: Path, *, check_paper: str | None = None):
     return result.map
 
 
-def read_record(path: Path) -> Any:
-    """The parsed game record, or a one-line message and exit 1 (2 for an unreadable file)."""
-    import json
+def record_failure(path: Path, exc: Any) -> NoReturn:
+    """Exit 1 with a RecordError as one line: ``path:line:col: round r, player p: rule``."""
+    where = f"{path}:{exc.line}:{exc.column}" if exc.line else str(path)
+    fail(f"{where}: {exc}", 1)
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+
+def read_record(path: Path) -> Any:
+    """The record document, read strictly and checked against the game schema; exit 1 for
+    a malformed record, 2 for a file that cannot be read."""
+    from mapkit.engine.record import RecordError, parse_record
+
+    problem = _input_problem(str(path))
+    if problem is not None and problem.endswith(": no such file or folder"):
         fail(f"no such record file: {path}", 2)
-    except UnicodeDecodeError as exc:
-        fail(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror or exc}", 2)
+    data = read_input(path)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", 1)
-    except RecursionError:
-        fail(f"{path}: not a game record: JSON nested too deep", 1)
+        return parse_record(data)
+    except RecordError as exc:
+        record_failure(path, exc)
 
 
 def stdout_is_tty() -> bool:

@@ -69,7 +69,9 @@ def validate(
                 validate_path(path, paper=paper.value, select=sel, ignore=ign, draft=draft)
             )
         except OSError as exc:
-            fail(f"cannot read {path}: {exc.strerror}", 2)
+            from mapkit.atomic import path_problem
+
+            fail(f"cannot read {path_problem(exc, path)}", 2)
     if format is ReportFormat.json:
         typer.echo(rep.to_json(reports), nl=False)
     elif format is ReportFormat.sarif:

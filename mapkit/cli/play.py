@@ -6,11 +6,22 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from mapkit.cli.common import TextOrJson, Variant, fail, load_or_fail, map_paths, read_record
+from mapkit.cli.common import (
+    TextOrJson,
+    Variant,
+    fail,
+    load_or_fail,
+    map_paths,
+    output_path,
+    read_record,
+    record_failure,
+    record_map,
+)
+from mapkit.signals import Interrupted
 
 
 def replay(
@@ -18,7 +29,10 @@ def replay(
     map: Annotated[
         str | None,
         typer.Option(
-            "--map", "-m", help="The map file (default: the shipped map the record names)."
+            "--map",
+            "-m",
+            help="The map file (default: the map the record names, beside the record"
+            " as ID.json or maps/ID.json, else the shipped city).",
         ),
     ] = None,
     format: Annotated[
@@ -33,20 +47,12 @@ def replay(
     from mapkit.engine.record import replay as run_replay
 
     doc = read_record(record)
-    if map is None:
-        if not isinstance(doc, dict) or not isinstance(doc.get("map"), str):
-            fail(f"{record}: no map id in the record; give --map MAP", 2)
-        map = doc["map"]
-        from mapkit.resources import resolve_map
-
-        if not resolve_map(map).exists():
-            fail(f"{record}: the record's map {map!r} is not a shipped city; give --map MAP", 2)
-    (path,) = map_paths([map])
+    path = record_map(record, doc, map, "--map MAP")
     city = load_or_fail(path)
     try:
         rep = run_replay(city, doc)
     except RecordError as exc:
-        fail(f"{record}: {exc}", 1)
+        record_failure(record, exc)
     if format is TextOrJson.json:
         typer.echo(json.dumps(result(rep), indent=2, ensure_ascii=False))
     else:
@@ -60,8 +66,11 @@ How to answer:
   number / express card:  a line letter for as many crosses as possible (B),
                           or the letter and a number of crosses (B 3, b3, B 0);
                           loop lines also take a direction (C back 2, c fwd)
+                          a line id is read whole: with lines B and B3, B3 is line
+                          B3 and B 3 is three crosses on B
   interchange (+):        a line letter (D; loop lines: C back)
-  free ride:              a station id or name (s12, Alexanderplatz), or none
+  free ride:              a station id or name (s12, Alexanderplatz), or the start
+                          of one (alex); an exact id wins, several matches are listed
   ?                       this help;  quit  leave the game
 """
 
@@ -86,18 +95,9 @@ def parse_choice(text: str, state: Any) -> dict[str, Any]:
     if state.card() == FREE:
         if low in ("none", "-", "no", "nothing", "pass", "skip"):
             return {"station": None}
-        for sid in t.station_ids:
-            if sid.lower() == low:
-                return {"station": sid}
-        for st in state.game.city.stations:
-            if st.name and st.name.lower() == low:
-                return {"station": st.id}
-        matches = [st.id for st in state.game.city.stations if st.name and low in st.name.lower()]
-        if len(matches) == 1 and low:
-            return {"station": matches[0]}
         if not low:
             raise ValueError("type a station id or name, or none")
-        raise ValueError(f"no station {raw!r}: type a station id or name, or none")
+        return {"station": match_station(raw, state.game.city)}
     tokens = raw.replace(",", " ").split()
     if not tokens:
         raise ValueError("type a line letter")
@@ -107,7 +107,7 @@ def parse_choice(text: str, state: Any) -> dict[str, Any]:
     line = None
     rest: list[str] = []
     by_upper = {lid.upper(): lid for lid in t.line_ids}
-    for tok in tokens:
+    for tok in tokens:  # a whole line id first: with lines B and B3, "B3" is line B3
         if line is None and tok.upper() in by_upper:
             line = by_upper[tok.upper()]
             continue
@@ -130,6 +130,34 @@ def parse_choice(text: str, state: Any) -> dict[str, Any]:
         else:
             raise ValueError(f"cannot read {tok!r}")
     return move
+
+
+def match_station(typed: str, city: Any) -> str:
+    """The station a player means: an exact id, then an exact name, then the same ignoring
+    case, then ids and names that start with it, then names that contain it. The first
+    step with one answer wins; a step with several lists them (ValueError)."""
+    low = typed.casefold()
+    stations = city.stations
+    steps = [
+        ("", lambda st: st.id == typed),
+        ("", lambda st: st.name == typed),
+        ("ignoring case", lambda st: st.id.casefold() == low),
+        ("ignoring case", lambda st: bool(st.name) and st.name.casefold() == low),
+        ("starting with it", lambda st: st.id.casefold().startswith(low)),
+        ("starting with it", lambda st: bool(st.name) and st.name.casefold().startswith(low)),
+        ("containing it", lambda st: bool(st.name) and low in st.name.casefold()),
+    ]
+    for how, test in steps:
+        found = [st for st in stations if test(st)]
+        if len(found) == 1:
+            return found[0].id
+        if found:
+            shown = ", ".join(f"{st.id} ({st.name})" if st.name else st.id for st in found[:12]) + (
+                " ..." if len(found) > 12 else ""
+            )
+            how = f" {how}" if how else ""
+            raise ValueError(f"{typed!r} matches {len(found)} stations{how}: {shown}; type the id")
+    raise ValueError(f"no station {typed!r}: type a station id or name, or none")
 
 
 def choices_text(state: Any) -> str:
@@ -183,34 +211,100 @@ def make_players(spec: str, count_seed: int) -> list[tuple[str, Any]]:
 
 
 def play(
-    map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
+    map: Annotated[
+        str | None,
+        typer.Argument(help="A map file or shipped city name (with --resume: the record's map)."),
+    ] = None,
     bots: Annotated[
         str, typer.Option(help="Bots to play against, comma-separated (random, greedy, ...).")
     ] = "",
     no_human: Annotated[bool, typer.Option("--no-human", help="Bots only.")] = False,
     seed: Annotated[int | None, typer.Option(help="Seed for the cards and the bots.")] = None,
-    record: Annotated[Path | None, typer.Option(help="Write the game record here (JSON).")] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write the game record here (JSON), also when you quit early; an existing"
+            " file needs --force."
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --record.")] = False,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Continue the unfinished game of this record (written back to it, or to --record)."
+        ),
+    ] = None,
     variant: Annotated[
         Variant, typer.Option(help="'special': the special-station variant.")
     ] = Variant.standard,
     name: Annotated[str, typer.Option(help="Your name in the record.")] = "you",
 ) -> None:
-    """Play a game in the terminal: you against 0 to 5 bots (or bots alone with --no-human)."""
-    import random
+    """Play a game in the terminal: you against 0 to 5 bots (or bots alone with --no-human).
 
-    from mapkit.engine import Game
-    from mapkit.engine.record import Replayed, record_from_history, result_text, to_json
+    Quitting (quit, end of input, Ctrl-C) with --record saves the rounds played so far;
+    --resume RECORD continues them.
+    """
+    from mapkit.engine.record import Replayed, result_text
 
     if not name.strip():
         fail("--name must not be empty", 2)
-    (path,) = map_paths([map])
+    if resume is not None:
+        given = [opt for opt, on in [("--bots", bots), ("--no-human", no_human),
+                 ("--seed", seed is not None), ("--variant", variant is not Variant.standard),
+                 ("--name", name != "you")] if on]  # fmt: skip
+        if given:
+            fail(
+                f"--resume plays on the record's game as it was set up;"
+                f" leave out {', '.join(given)}",
+                2,
+            )
+        session = _resumed(map, resume, record, force)
+        record = session.record
+    else:
+        if map is None:
+            fail("name a map to play on (a map file or a shipped city), or --resume RECORD", 2)
+        session = _new_game(map, bots, no_human, seed, variant, name)
+        if record is not None:
+            output_path(record, [session.path], overwrite=force, trial=True)
+    game, state, names, seats = session.game, session.state, session.names, session.seats
+    rep = session.replayed
+    echo = typer.echo
+    again = " (resumed)" if resume is not None else ""
+    echo(f"{game.city.name}: {', '.join(names)} (seed {state.seed}){again}. Type ? for help.")
+    try:
+        free_rides = rep.free_rides + _loop(state, seats, names, rep.windows)
+    except (Quit, KeyboardInterrupt, Interrupted) as exc:
+        code = exc.exit_code if isinstance(exc, Interrupted) else 130
+        code = 0 if isinstance(exc, Quit) else code
+        _save_partial(session, record)
+        raise typer.Exit(code) from None
+    rep = Replayed(game, state, names, state.round(), rep.windows, free_rides=free_rides)
+    echo("")
+    echo(result_text(rep).replace("; record OK", ""), nl=False)
     if record is not None:
-        from mapkit.atomic import OutputError, check_writable
+        _write_record(session, record, state.history())
+        echo(f"record written to {record}")
 
-        try:
-            check_writable(record, [path])
-        except OutputError as exc:
-            fail(str(exc), 2)
+
+class _Session(NamedTuple):
+    path: Path
+    game: Any
+    state: Any
+    names: list[str]
+    seats: list[Any]
+    replayed: Any
+    record: Path | None
+
+
+def _new_game(
+    map: str, bots: str, no_human: bool, seed: int | None, variant: Variant, name: str
+) -> _Session:
+    import random
+
+    from mapkit.engine import Game
+    from mapkit.engine.record import Replayed
+
+    (path,) = map_paths([map])
     city = load_or_fail(path)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -227,28 +321,81 @@ def play(
     game = Game(city, players=len(names), special_stations=variant is Variant.special)
     state = game.new_initial_state(seed)
     windows = [{lid: [] for lid in game.tables.line_ids} for _ in names]
-    echo = typer.echo
-    echo(f"{city.name}: {', '.join(names)} (seed {seed}). Type ? for help.")
-    try:
-        free_rides = _loop(state, seats, names, windows)
-    except Quit:
-        echo(f"Game abandoned in round {state.round() + 1}; no record written.")
-        raise typer.Exit(0) from None
-    except KeyboardInterrupt:
-        echo("\nInterrupted; no record written.")
-        raise typer.Exit(130) from None
-    rep = Replayed(game, state, names, state.round(), windows, free_rides=free_rides)
-    echo("")
-    echo(result_text(rep).replace("; record OK", ""), nl=False)
-    if record is not None:
-        from mapkit.atomic import write_text
+    return _Session(path, game, state, names, seats, Replayed(game, state, names, 0, windows), None)
 
-        doc = record_from_history(game, state.history(), names, seed)
-        try:
-            write_text(record, to_json(doc), inputs=[path])
-        except OSError as exc:
-            fail(f"cannot write the record {record}: {exc.strerror}", 1)
-        echo(f"record written to {record}")
+
+_BOT_NAME = re.compile(r"([a-z]+)-([1-6])")
+
+
+def _resumed(map: str | None, resume: Path, record: Path | None, force: bool) -> _Session:
+    """The game of an unfinished record, ready to go on: bots named ``<bot>-<n>`` (as
+    ``play`` names them) play again, the one other name is the person at the keyboard."""
+    from mapkit.bots import BOTS, make_bot
+    from mapkit.engine.record import RecordError, replay
+
+    doc = read_record(resume)
+    path = record_map(resume, doc, map, "the MAP")
+    city = load_or_fail(path)
+    try:
+        rep = replay(city, doc, upto=len(doc["rounds"]))
+    except RecordError as exc:
+        record_failure(resume, exc)
+    if rep.state.is_terminal():
+        fail(f"{resume}: the game is over; nothing to resume (mapkit replay scores it)", 1)
+    seed = rep.state.seed
+    seats: list[Any] = []
+    for player in rep.players:
+        m = _BOT_NAME.fullmatch(player)
+        if m and m.group(1) in BOTS:  # the seed make_players gave it
+            seats.append(make_bot(m.group(1), seed=seed * 1000 + int(m.group(2)) - 1))
+        else:
+            seats.append(None)
+    if seats.count(None) > 1:
+        humans = ", ".join(p for p, s in zip(rep.players, seats, strict=True) if s is None)
+        fail(f"{resume}: --resume plays one person against bots, but {humans} are not bots", 2)
+    out = record if record is not None else resume
+    output_path(out, [path], trial=True, overwrite=force or out == resume)
+    return _Session(path, rep.game, rep.state, rep.players, seats, rep, out)
+
+
+def _write_record(session: _Session, record: Path, history: list[int]) -> None:
+    from mapkit.atomic import OutputError, write_text
+    from mapkit.engine.record import record_from_history, to_json
+
+    doc = record_from_history(session.game, history, session.names, session.state.seed)
+    try:
+        write_text(record, to_json(doc), inputs=[session.path])
+    except OutputError as exc:
+        fail(str(exc), 2)
+    except OSError as exc:
+        from mapkit.atomic import path_problem
+
+        fail(f"cannot write the record {path_problem(exc, record)}", 1)
+
+
+def _save_partial(session: _Session, record: Path | None) -> None:
+    """On quitting: the rounds every player finished go to the record (the round in
+    progress is played again, with the same card, by --resume)."""
+    state = session.state
+    history = state.history()
+    walk = state.game.new_initial_state(state.seed)
+    done = rounds = 0
+    for i, a in enumerate(history):
+        if walk.is_chance_node():
+            done, rounds = i, rounds + 1
+        walk.apply_action(a)
+    if walk.is_chance_node():
+        done = len(history)
+    else:
+        rounds -= 1
+    if record is None:
+        typer.echo(f"\nGame abandoned in round {state.round() + 1}; no record written.")
+        return
+    _write_record(session, record, history[:done])
+    typer.echo(
+        f"\nGame saved after {rounds} complete round(s) in {record};"
+        f" continue it with: mapkit play --resume {record}"
+    )
 
 
 def _loop(state: Any, seats: list[Any], names: list[str], windows: list[dict]) -> int:

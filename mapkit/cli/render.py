@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from mapkit.cli.common import Paper, fail, load_or_fail, map_paths, read_record
+from mapkit.cli.common import (
+    FORMATS,
+    Paper,
+    fail,
+    load_or_fail,
+    map_paths,
+    output_path,
+    read_record,
+    record_failure,
+    record_map,
+)
 
 
 class Background(StrEnum):
@@ -18,37 +30,74 @@ class Background(StrEnum):
 
 def _default_dir(arg: str, path: Path) -> Path:
     """Beside the map file; a shipped map named by its id goes to the current folder."""
-    return path.parent if Path(arg).exists() else Path.cwd()
+    return path.parent if os.path.exists(arg) else Path.cwd()
 
 
-def _paper_sheet(city, record_path: Path, player: str, round_: int | None):
+def output_format(output: str | None, pdf: bool, png: bool) -> str:
+    """``svg``, ``pdf`` or ``png``: from --pdf/--png, else from the name given to -o.
+
+    A name whose suffix says another format than the flag is refused: the file would
+    lie about what it holds.
+    """
+    if pdf and png:
+        fail("choose one of --pdf and --png", 2)
+    flag = "pdf" if pdf else "png" if png else None
+    named = FORMATS.get(Path(output).suffix.lower()) if output else None
+    if flag and named and flag != named:
+        fail(f"-o {output} names a {named.upper()} file but --{flag} asks for {flag.upper()}", 2)
+    return flag or named or "svg"
+
+
+def _paper_sheet(city, record_path: Path, record: dict, player: str, round_: int | None):
     """The player's sheet after ``round_`` (default: the end), from the rules engine."""
-    record = read_record(record_path)
-    if not isinstance(record, dict):
-        fail(f"{record_path} is not a game record (expected a JSON object)", 1)
-    if record.get("map") not in (None, city.id):
-        fail(f"{record_path} is a game on map {record.get('map')!r}, not {city.id!r}", 1)
-    players = record.get("players")
-    if isinstance(players, list) and player not in players:
-        names = ", ".join(str(p) for p in players)
+    from mapkit.engine.paper import sheet_after
+    from mapkit.engine.record import RecordError
+
+    if record["map"] != city.id:
+        fail(f"{record_path} is a game on map {record['map']!r}, not {city.id!r}", 1)
+    if player not in record["players"]:
+        names = ", ".join(record["players"])
         fail(f"no player {player!r} in {record_path} (players: {names})", 1)
     try:
-        from mapkit.engine.paper import sheet_after
-    except ImportError:
-        fail("filled sheets need the rules engine (mapkit.engine.paper), missing here", 1)
-    try:
         return sheet_after(city, record, player, round=round_)
-    except Exception as exc:  # the engine's verdict on a bad record, shown as one line
+    except RecordError as exc:
+        record_failure(record_path, exc)
+    except ValueError as exc:  # a round past the end of the record
         fail(f"{record_path}: {exc}", 1)
+
+
+class _Pages(Sequence[str]):
+    """The pages of a pad, checking for Ctrl-C before each: a long ``--copies`` run stops
+    between two pages, where no C code is running."""
+
+    def __init__(self, pages: list[str], check: Callable[[], None]) -> None:
+        self.pages = pages
+        self.check = check
+
+    def __len__(self) -> int:
+        return len(self.pages)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        self.check()
+        return self.pages[i]
 
 
 def render(
     maps: Annotated[
-        list[str], typer.Argument(help="Map files or shipped city names.", metavar="MAP...")
-    ],
+        list[str] | None,
+        typer.Argument(
+            help="Map files or shipped city names (with --record: default the record's map).",
+            metavar="MAP...",
+        ),
+    ] = None,
     output: Annotated[
-        Path | None,
-        typer.Option("-o", "--output", help="Output file, or a folder for several files."),
+        str | None,
+        typer.Option(
+            "-o",
+            "--output",
+            help="Output file (its suffix .svg/.pdf/.png sets the format), or an existing"
+            " folder for several files.",
+        ),
     ] = None,
     pdf: Annotated[bool, typer.Option("--pdf", help="Write PDF (several maps: one PDF).")] = False,
     png: Annotated[bool, typer.Option("--png", help="Write PNG (see --dpi).")] = False,
@@ -92,35 +141,84 @@ def render(
         typer.Option("--round", min=0, help="The sheet after this round (default: the end)."),
     ] = None,
 ) -> None:
-    """Draw printable sheets: SVG by default, --pdf or --png.
+    """Draw printable sheets: SVG by default, --pdf or --png (or as -o's suffix says).
 
     Without -o the file goes beside the map, named after it (a shipped city
-    named by its id goes to the current folder).
+    named by its id goes to the current folder). An existing output file is
+    replaced; a device, pipe or symlink is written through.
     """
-    from mapkit.atomic import OutputError, write_bytes
-
-    if pdf and png:
-        fail("choose one of --pdf and --png", 2)
-    if copies > 1 and not pdf:
+    fmt = output_format(output, pdf, png)
+    if copies > 1 and fmt != "pdf":
         fail("--copies makes a PDF pad: add --pdf", 2)
-    if (back or cards) and not pdf:
+    if (back or cards) and fmt != "pdf":
         fail("--back and --cards add PDF pages: add --pdf", 2)
     if (record is None) != (player is None):
         fail("--record and --player go together", 2)
     if round_ is not None and record is None:
         fail("--round needs --record and --player", 2)
-    if record is not None and len(maps) != 1:
+    if record is not None and maps and len(maps) != 1:
         fail("--record draws one map: give exactly one MAP", 2)
-    if record is not None and not record.is_file():
-        fail(f"no such game record: {record}", 2)
+    if not maps and record is None:
+        fail("name a map to draw (a map file or a shipped city)", 2)
 
-    paths = map_paths(maps)
+    doc = read_record(record) if record is not None else None
+    if record is not None:
+        paths = [record_map(record, doc, maps[0] if maps else None, "the MAP")]
+        maps = maps or [doc["map"]]
+    else:
+        assert maps
+        paths = map_paths(maps)
+    out_arg = output
+    out_dir = out_arg is not None and not out_arg.endswith("/") and os.path.isdir(out_arg)
+    ext = "." + fmt
+
+    def stem(i: int) -> str:
+        s = paths[i].stem
+        if record is not None:
+            s += f"-{player}" + (f"-round{round_}" if round_ is not None else "")
+        return s
+
+    if fmt == "pdf":
+        name = "-".join(p.stem for p in paths[:4])
+        if len(paths) > 4:
+            name += f"-and-{len(paths) - 4}-more"
+        if len(paths) == 1:
+            name = stem(0)
+        jobs = [(name + ext, list(range(len(paths))))]
+    else:
+        jobs = [(stem(i) + ext, [i]) for i in range(len(paths))]
+    if out_arg is not None and not out_dir and len(jobs) > 1:
+        fail(
+            f"{len(jobs)} files to write but -o {out_arg} is not a folder"
+            " (name an existing folder, or use --pdf for one multi-page PDF)",
+            2,
+        )
+    inputs = [*paths, *([record] if record else [])]
+    targets: list[tuple[Path, list[int]]] = []
+    seen: set[Path] = set()
+    for name, idx in jobs:
+        if out_arg is None:
+            shown = _default_dir(maps[idx[0]], paths[idx[0]]) / name
+        elif out_dir:
+            shown = Path(out_arg) / name
+        else:
+            shown = out_arg  # type: ignore[assignment]
+        target = output_path(shown, inputs, trial=True)
+        if target.resolve() in seen:
+            fail(
+                f"two maps would both be written to {shown}: render them one at a time,"
+                " or use --pdf for one multi-page PDF",
+                2,
+            )
+        seen.add(target.resolve())
+        targets.append((Path(shown), idx))
+
     cities = [load_or_fail(p, check_paper=paper.value) for p in paths]
     filled = None
-    if record is not None:
-        assert player is not None
-        filled = _paper_sheet(cities[0], record, player, round_)
-        seats = len(read_record(record).get("players") or ())
+    if doc is not None:
+        assert player is not None and record is not None
+        filled = _paper_sheet(cities[0], record, doc, player, round_)
+        seats = len(doc["players"])
         if solo and seats > 1:
             fail(f"--solo, but {record} is a game of {seats} players", 2)
         solo = seats == 1
@@ -128,7 +226,6 @@ def render(
     from mapkit.render.back import back_svg, cards_svg
     from mapkit.render.svg import sheet_svg
 
-    ext = ".pdf" if pdf else ".png" if png else ".svg"
     svgs = []
     backs = []
     for city, path in zip(cities, paths, strict=True):
@@ -152,77 +249,38 @@ def render(
                 msg += f"; {len(lr.skipped)} left out for lack of room: {names}"
             typer.echo(msg, err=True)
 
-    def stem(i: int) -> str:
-        s = paths[i].stem
-        if filled is not None:
-            s += f"-{player}" + (f"-round{round_}" if round_ is not None else "")
-        return s
-
-    if pdf:
-        name = "-".join(p.stem for p in paths[:4])
-        if len(paths) > 4:
-            name += f"-and-{len(paths) - 4}-more"
-        if len(paths) == 1:
-            name = stem(0)
-        jobs = [(name + ext, list(range(len(paths))))]
-    else:
-        jobs = [(stem(i) + ext, [i]) for i in range(len(paths))]
-
-    if output is not None and not output.is_dir() and len(jobs) > 1:
-        fail(
-            f"{len(jobs)} files to write but -o {output} is not a folder"
-            " (name an existing folder, or use --pdf for one multi-page PDF)",
-            2,
-        )
-    targets = []
-    for name, idx in jobs:
-        if output is None:
-            target = _default_dir(maps[idx[0]], paths[idx[0]]) / name
-        elif output.is_dir():
-            target = output / name
-        else:
-            target = output
-        targets.append((target, idx))
-    seen: set[Path] = set()
-    for target, _idx in targets:
-        if target.resolve() in seen:
-            fail(
-                f"two maps would both be written to {target}: render them one at a time,"
-                " or use --pdf for one multi-page PDF",
-                2,
-            )
-        seen.add(target.resolve())
-
+    from mapkit.atomic import OutputError, path_problem, write_bytes
     from mapkit.render.export import ExportError, svg_to_png, svgs_to_pdf
+    from mapkit.signals import deferred
 
-    inputs = [*paths, *([record] if record else [])]
     try:
-        blobs = []
-        for _target, idx in targets:
-            if pdf:
-                pages = [
-                    page
-                    for i in idx
-                    for _ in range(copies)
-                    for page in ([svgs[i], backs[i]] if back else [svgs[i]])
-                ]
-                if cards:
-                    pages.append(cards_svg(paper.value))
-                title = ", ".join(c.name for c in (cities[i] for i in idx))
-                blobs.append(svgs_to_pdf(pages, title=title))
-            elif png:
-                blobs.append(svg_to_png(svgs[idx[0]], dpi=dpi))
-            else:
-                blobs.append(svgs[idx[0]].encode("utf-8"))
-        for (target, _idx), blob in zip(targets, blobs, strict=True):
-            write_bytes(target, blob, inputs=inputs)
+        for target, idx in targets:
+            with deferred() as held:  # cairo calls back into Python: no exception there
+                if fmt == "pdf":
+                    sheets = [
+                        page
+                        for i in idx
+                        for _ in range(copies)
+                        for page in ([svgs[i], backs[i]] if back else [svgs[i]])
+                    ]
+                    if cards:
+                        sheets.append(cards_svg(paper.value))
+                    pages = _Pages(sheets, held.check)
+                    title = ", ".join(c.name for c in (cities[i] for i in idx))
+                    blob = svgs_to_pdf(pages, title=title)
+                elif fmt == "png":
+                    blob = svg_to_png(svgs[idx[0]], dpi=dpi)
+                else:
+                    blob = svgs[idx[0]].encode("utf-8")
+            try:
+                write_bytes(target, blob, inputs=inputs)
+            except OSError as exc:
+                fail(f"cannot write {path_problem(exc, target)}", 1)
             typer.echo(f"wrote {target}")
     except OutputError as exc:
         fail(str(exc), 2)
     except ExportError as exc:
         fail(str(exc), 1)
-    except OSError as exc:
-        fail(f"cannot write {exc.filename or 'the output'}: {exc.strerror}", 1)
 
 
 def register(app: typer.Typer) -> None:

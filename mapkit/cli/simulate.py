@@ -10,11 +10,13 @@ from typing import Annotated
 import typer
 
 from mapkit.cli.common import (
+    FORMATS,
     TextOrJson,
     Variant,
     fail,
     load_or_fail,
     map_paths,
+    output_path,
 )
 
 
@@ -41,6 +43,38 @@ class _Progress:
         sys.stderr.flush()
 
 
+def write_heatmap(city, report, out: Path, of: HeatmapOf, inputs: list[Path]) -> None:
+    """The heatmap in the format its name says (SVG, PDF or PNG)."""
+    from mapkit.atomic import write_bytes
+    from mapkit.render.heatmap import heatmap_svg
+
+    if of is HeatmapOf.empty:
+        values = {s.id: s.empty_rate for s in report.stations}
+        title, legend = "stations left empty", "left empty"
+    else:
+        values = {s.id: s.interchange_rate for s in report.stations}
+        title, legend = "interchange numbers", "carries an interchange number"
+    svg = heatmap_svg(city, values, title=title, legend=legend, paper="a4", percent=True)
+    fmt = FORMATS[out.suffix.lower()]
+    if fmt == "svg":
+        data = svg.encode("utf-8")
+    else:
+        from mapkit.render.export import ExportError, svg_to_png, svgs_to_pdf
+        from mapkit.signals import deferred
+
+        try:
+            with deferred():
+                data = svgs_to_pdf([svg], title=city.name) if fmt == "pdf" else svg_to_png(svg)
+        except ExportError as exc:
+            fail(str(exc), 1)
+    try:
+        write_bytes(out, data, inputs)
+    except OSError as exc:
+        from mapkit.atomic import path_problem
+
+        fail(f"cannot write {path_problem(exc, out)}", 1)
+
+
 def simulate(
     map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 200,
@@ -59,10 +93,23 @@ def simulate(
         TextOrJson, typer.Option("--format", "-f", help="Output format.")
     ] = TextOrJson.text,
     records: Annotated[
-        Path | None, typer.Option(help="Write each game's record (mapkit-game/1) into this folder.")
+        Path | None,
+        typer.Option(
+            help="Write each game's record (mapkit-game/1) into this folder (created if"
+            " missing; a folder holding records needs --force)."
+        ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Replace the records of an earlier run in the --records folder."
+        ),
+    ] = False,
     heatmap: Annotated[
-        Path | None, typer.Option(help="Draw a station figure over the sheet into this SVG file.")
+        Path | None,
+        typer.Option(
+            help="Draw a station figure over the sheet into this file (.svg, .pdf or .png)."
+        ),
     ] = None,
     heatmap_of: Annotated[
         HeatmapOf, typer.Option(help="The station figure the heatmap shows.")
@@ -73,9 +120,10 @@ def simulate(
     The same --seed gives the same report whatever --jobs is.
     Exit 0: done; 1: the map has errors; 2: usage problem.
     """
+    import contextlib
     import os
 
-    from mapkit.atomic import OutputError, check_output, write_text
+    from mapkit.atomic import OutputError, StagedFolder
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     from mapkit.bots import BOTS
@@ -90,23 +138,16 @@ def simulate(
     if jobs < 0:
         fail("--jobs must be 0 (one per core) or more", 2)
     (path,) = map_paths([map])
-    render_heatmap = None
     if heatmap is not None:
+        output_path(heatmap, [path], trial=True)
+        if heatmap.suffix.lower() not in FORMATS:
+            fail(f"--heatmap {heatmap}: name a .svg, .pdf or .png file", 2)
+    staging = None
+    if records is not None:
         try:
-            from mapkit.render.heatmap import heatmap_svg as render_heatmap
-        except ImportError:
-            fail("--heatmap needs mapkit.render.heatmap, which this installation lacks", 1)
-        try:
-            check_output(heatmap, [path])
+            staging = StagedFolder(records, force=force)
         except OutputError as exc:
             fail(str(exc), 2)
-    if records is not None:
-        if records.exists() and not records.is_dir():
-            fail(f"--records {records} is a file, not a folder", 2)
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            fail(f"cannot create {records}: {exc.strerror}", 2)
     city = load_or_fail(path, check_paper="a4")
 
     from mapkit.engine.record import to_json as record_json
@@ -123,21 +164,16 @@ def simulate(
     )
 
     def save(index: int, record: dict) -> None:
-        write_text(records / f"{city.id}-{index + 1:05d}.json", record_json(record), [path])
+        assert staging is not None
+        staging.write(f"{city.id}-{index + 1:05d}.json", record_json(record))
 
-    outcomes = run(
-        city, cfg, jobs=jobs or os.cpu_count() or 1, progress=_Progress(games), on_record=save
-    )
-    report = summarize(city, outcomes, variant=variant.value, seed=seed)
-    if heatmap is not None and render_heatmap is not None:
-        if heatmap_of is HeatmapOf.empty:
-            values = {s.id: s.empty_rate for s in report.stations}
-            title, legend = "stations left empty", "left empty"
-        else:
-            values = {s.id: s.interchange_rate for s in report.stations}
-            title, legend = "interchange numbers", "carries an interchange number"
-        svg = render_heatmap(city, values, title=title, legend=legend, paper="a4", percent=True)
-        write_text(heatmap, svg, [path])
+    with staging or contextlib.nullcontext():
+        outcomes = run(
+            city, cfg, jobs=jobs or os.cpu_count() or 1, progress=_Progress(games), on_record=save
+        )
+        report = summarize(city, outcomes, variant=variant.value, seed=seed)
+        if heatmap is not None:
+            write_heatmap(city, report, heatmap, heatmap_of, [path])
     if format is TextOrJson.json:
         typer.echo(rep.to_json(report), nl=False)
     else:

@@ -16,19 +16,29 @@ from mapkit.engine.errors import IllegalMove
 from mapkit.engine.game import Game
 from mapkit.engine.scoring import solo_band, solo_rating
 from mapkit.engine.state import State
-from mapkit.mapfile.model import CityMap
+from mapkit.mapfile.jsonpos import Positions, join_pointer
+from mapkit.mapfile.model import CityMap, fingerprint
 
 FORMAT = "mapkit-game/1"
-_TOP_KEYS = {"$schema", "format", "map", "variant", "players", "seed", "rounds"}
 
 
 class RecordError(ValueError):
-    """An illegal or malformed record. ``round`` and ``player`` say where, when known."""
+    """An illegal or malformed record. ``round`` and ``player`` say where, when known;
+    ``line`` and ``column`` where in the file, when the record was read from text."""
 
-    def __init__(self, rule: str, round: int | None = None, player: str | None = None) -> None:
+    def __init__(
+        self,
+        rule: str,
+        round: int | None = None,
+        player: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
         self.rule = rule
         self.round = round
         self.player = player
+        self.line = line
+        self.column = column
         where = []
         if round is not None:
             where.append(f"round {round}")
@@ -54,11 +64,178 @@ class Replayed:
         return self.state.is_terminal()
 
 
+def parse_record(data: bytes | str) -> Any:
+    """Read a record's text as strictly as a map (UTF-8 with an optional BOM, no duplicate
+    keys, no NaN, bounded size and depth), then check it against ``game.schema.json``.
+
+    RecordError carries the line and column of the first problem.
+    """
+    from mapkit.mapfile import MAX_FILE_BYTES
+    from mapkit.mapfile.jsonpos import decode_utf8, parse_json
+
+    if len(data) > MAX_FILE_BYTES:
+        raise RecordError(
+            f"the file holds more than {MAX_FILE_BYTES} bytes: a game record is at most 1 MiB"
+        )
+    if isinstance(data, bytes):
+        text, problem = decode_utf8(data)
+        if problem is not None:
+            raise RecordError(problem.message, line=problem.line, column=problem.column)
+        assert text is not None
+    else:
+        text = data
+    parsed = parse_json(text)
+    if parsed.problems:
+        p = parsed.problems[0]
+        what = "not valid JSON: " if p.kind == "syntax" else ""
+        raise RecordError(what + p.message, line=p.line, column=p.column)
+    check_schema(parsed.value, parsed.positions)
+    return parsed.value
+
+
+def check_schema(doc: Any, positions: Positions | None = None) -> None:
+    """RecordError for the first place (in file order) where ``doc`` breaks the game schema."""
+    from mapkit.mapfile.schema import schema_errors
+
+    errors = schema_errors("game", doc)
+    if not errors:
+        return
+    err = min(errors, key=lambda e: _document_order(doc, list(e.absolute_path)))
+    path = list(err.absolute_path)
+    line = column = None
+    if positions is not None:
+        line, column = positions.locate("".join(f"/{join_pointer('', p)[1:]}" for p in path))
+    rnd, player, rule = _explain(doc, path, err)
+    raise RecordError(rule, rnd, player, line, column)
+
+
+def _document_order(doc: Any, path: list[Any]) -> tuple:
+    """A sort key that puts a path's error before those of later parts of the file."""
+    key: list[Any] = []
+    node = doc
+    for p in path:
+        if isinstance(node, dict):
+            keys = list(node)
+            key.append(keys.index(p) if p in keys else len(keys))
+            node = node.get(p)
+        elif isinstance(node, list) and isinstance(p, int):
+            key.append(p)
+            node = node[p] if p < len(node) else None
+    return tuple(key)
+
+
+_MOVE_SHAPE = 'a move is {"line": L, "crosses": k, "direction": d} or a free ride {"station": S}'
+
+
+def _move_problem(move: Any, depth: int = 0) -> tuple[int, str] | None:
+    """The first schema problem of a move (or of its ``then``), in words: (extra action, text).
+
+    The schema is the authority (``check_schema`` only calls this when it fails); this
+    turns its ``oneOf`` verdicts into a sentence a person can act on.
+    """
+    if move is None and depth == 0:
+        return None
+    if not isinstance(move, dict):
+        return depth, f"{_MOVE_SHAPE}, not {_json(move)}"
+    unknown = sorted(set(move) - {"line", "crosses", "direction", "station", "then"})
+    if unknown:
+        return depth, f"unknown key {unknown[0]!r} in the move ({_MOVE_SHAPE})"
+    if "station" in move:
+        junk = sorted(set(move) & {"line", "crosses", "direction"})
+        if junk:
+            return depth, (
+                f"a free ride marks one station: {junk[0]!r} does not belong beside 'station'"
+            )
+        if move["station"] is not None and not isinstance(move["station"], str):
+            return depth, f"'station' is a station id or null, not {_json(move['station'])}"
+    elif "line" not in move:
+        return depth, f"the move names no line and no station ({_MOVE_SHAPE})"
+    else:
+        if not isinstance(move["line"], str):
+            return depth, f"'line' is a line id, not {_json(move['line'])}"
+        k = move.get("crosses", 0)
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 6:
+            return depth, f"crosses is a whole number from 0 to 6, not {_json(k)}"
+        if move.get("direction", "forward") not in ("forward", "backward"):
+            return depth, f"direction is 'forward' or 'backward', not {_json(move['direction'])}"
+    then = move.get("then", [])
+    if not isinstance(then, list):
+        return depth, "'then' must be a list of moves"
+    for sub in then:
+        found = _move_problem(sub, depth + 1) if sub is not None else (depth + 1, "null move")
+        if found:
+            return found
+    return None
+
+
+def _explain(doc: Any, path: list[Any], err: Any) -> tuple[int | None, str | None, str]:
+    """(round, player, rule) for a schema error at ``path``."""
+    value = err.instance
+    if not path:
+        if err.validator == "additionalProperties":
+            extra = sorted(set(value) - set(err.schema.get("properties", {})))
+            return None, None, f"unknown key {extra[0]!r} at the top level"
+        if err.validator == "required":
+            return None, None, f"missing key {err.message.split(chr(39))[1]!r} at the top level"
+        return None, None, "a game record is a JSON object"
+    head = path[0]
+    if head == "format":
+        return None, None, f"'format' must be {FORMAT!r}, not {value!r}"
+    if head == "map":
+        return (
+            None,
+            None,
+            f"'map' must be the map's id (lower-case letters, digits, -), not {_json(value)}",
+        )
+    if head == "map_fingerprint":
+        return None, None, f"'map_fingerprint' is 16 hex digits, not {_json(value)}"
+    if head == "variant":
+        return None, None, "'variant' must be an object like {\"special_stations\": false}"
+    if head == "players":
+        return None, None, "'players' must be a list of 1 to 6 unique names of 1 to 40 characters"
+    if head == "seed":
+        return None, None, f"'seed' must be an integer from -2^63 to 2^64-1, not {_json(value)}"
+    if head != "rounds":
+        return None, None, f"{head!r}: {err.message}"
+    if len(path) == 1:
+        if err.validator == "maxItems":
+            return None, None, f"{len(value)} rounds: a game has at most 1000"
+        return None, None, "'rounds' must be a list"
+    r = path[1] + 1
+    rnd = doc["rounds"][path[1]]
+    if len(path) == 2 or path[2] not in ("card", "moves"):
+        return r, None, 'a round is an object {"card": ..., "moves": [...]}'
+    if path[2] == "card":
+        if not isinstance(value, str):
+            cards = ", ".join(f'"{c}"' for c in CARD_NAMES)
+            return r, None, f"a card is a string, one of {cards}; not {_json(value)}"
+        return r, None, f"unknown card {value!r} (the deck has {', '.join(CARD_NAMES)})"
+    if len(path) == 3:
+        if err.validator == "maxItems":
+            return (
+                r,
+                None,
+                f"wrong number of moves: {len(value)} moves; a game has at most 6 players",
+            )
+        return r, None, "'moves' must be a list with one move per player"
+    p = path[3]
+    players = doc.get("players")
+    valid_names = isinstance(players, list) and p < len(players) and isinstance(players[p], str)
+    name = players[p] if valid_names else f"#{p + 1}"
+    found = _move_problem(rnd["moves"][p])
+    if found is None:
+        return r, name, err.message
+    extra, rule = found
+    return r, name if not extra else f"{name} (extra action {extra})", rule
+
+
 def check_header(doc: Any, city: CityMap | None = None) -> tuple[list[str], bool, list[Any]]:
     """Players, variant flag and rounds of a record; RecordError for a malformed top level."""
     if not isinstance(doc, dict):
         raise RecordError("a game record is a JSON object")
-    unknown = sorted(set(doc) - _TOP_KEYS)
+    from mapkit.mapfile.schema import load_schema
+
+    unknown = sorted(set(doc) - set(load_schema("game")["properties"]))
     if unknown:
         raise RecordError(f"unknown key {unknown[0]!r} at the top level")
     if doc.get("format") != FORMAT:
@@ -67,6 +244,13 @@ def check_header(doc: Any, city: CityMap | None = None) -> tuple[list[str], bool
         raise RecordError("'map' must be the map's id (a string)")
     if city is not None and doc["map"] != city.id:
         raise RecordError(f"the record is for map {doc['map']!r} but the map given is {city.id!r}")
+    recorded = doc.get("map_fingerprint")
+    if city is not None and recorded is not None and recorded != fingerprint(city):
+        raise RecordError(
+            f"the map {city.id!r} has changed since this game was played: its stations, lines,"
+            f" stops, windows or points differ (fingerprint {fingerprint(city)}, the record"
+            f" says {recorded}); replay it on the map it was played on"
+        )
     variant = doc.get("variant", {})
     if not isinstance(variant, dict) or set(variant) - {"special_stations"}:
         raise RecordError("'variant' must be an object like {\"special_stations\": false}")
@@ -95,6 +279,7 @@ def replay(city: CityMap, doc: Any, upto: int | None = None) -> Replayed:
 
     ``upto``: stop after that round (a partial game is then allowed).
     """
+    check_schema(doc)
     names, special, rounds = check_header(doc, city)
     game = Game(city, players=len(names), special_stations=special)
     state = game.new_initial_state(doc.get("seed") or 0)
@@ -195,6 +380,10 @@ def _replay_player(
             )
         m = queue.popleft()
         where = name if first else f"{name} (extra action {extra})"
+        lid = m.get("line") if isinstance(m, dict) else None
+        if "direction" in m and t.line_index.get(lid) is not None and not t.loop[t.line_index[lid]]:
+            # even "forward": a record that names a direction on a plain line was misread
+            raise RecordError(f"line {lid} is not a loop line: it has no direction", r, where)
         try:
             a = state.move_to_action(m)
         except IllegalMove as exc:
@@ -308,6 +497,7 @@ def record_from_history(
     doc: dict[str, Any] = {
         "format": FORMAT,
         "map": game.city.id,
+        "map_fingerprint": fingerprint(game.city),
         "variant": {"special_stations": game.special_stations},
         "players": list(players),
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,9 +12,14 @@ from mapkit.mapfile.model import CityMap, Depot, Line, Station, build_map
 from mapkit.notices import Diagnostic, Severity, make
 
 __all__ = [
-    "CityMap", "Depot", "Line", "LoadResult", "MapError", "Station",
-    "build_map", "load_map", "load_source", "read_map",
+    "MAX_FILE_BYTES", "CityMap", "Depot", "Line", "LoadResult", "MapError", "Station",
+    "build_map", "load_map", "load_source", "model_layers", "read_limited", "read_map",
 ]  # fmt: skip
+
+MAX_FILE_BYTES = 1 << 20
+"""The most a map or game record may hold: the schemas bound every list, and a map at
+those bounds is a few hundred kilobytes. Reading stops here, so ``/dev/zero`` or a
+wrong file is refused at once instead of filling memory."""
 
 _PROBLEM_CODES = {
     "syntax": "JSON001",
@@ -54,10 +60,20 @@ class MapError(Exception):
 
 def load_source(data: bytes | str, path: str = "<map>") -> LoadResult:
     """Run the syntax, schema and identity layers; build the model when all pass."""
-    from mapkit.mapfile.identity import check_identity
-    from mapkit.mapfile.schema import check_schema
-
     result = LoadResult(path)
+    size = len(data)
+    if size > MAX_FILE_BYTES:
+        what = "bytes" if isinstance(data, bytes) else "characters"
+        result.diagnostics.append(
+            make(
+                "JSON006",
+                f"the file holds more than {MAX_FILE_BYTES} {what}: a map is at most 1 MiB",
+                "",
+                1,
+                1,
+            )
+        )
+        return result
     if isinstance(data, bytes):
         text, problem = decode_utf8(data)
         if problem is not None:
@@ -77,19 +93,42 @@ def load_source(data: bytes | str, path: str = "<map>") -> LoadResult:
     if result.diagnostics:
         return result
     result.doc = parsed.value
-    result.diagnostics.extend(check_schema(parsed.value, parsed.positions))
+    return model_layers(result, parsed.value)
+
+
+def model_layers(
+    result: LoadResult, doc: Any, allowed: Callable[[Diagnostic], bool] | None = None
+) -> LoadResult:
+    """The schema and identity layers over a parsed document; the model when both pass.
+
+    ``allowed``: schema findings to drop (a draft may lack lines). Diagnostics keep the
+    positions of ``result``, which may belong to a document ``doc`` was completed from.
+    """
+    from mapkit.mapfile.identity import check_identity
+    from mapkit.mapfile.schema import check_schema
+
+    schema = check_schema(doc, result.positions)
+    result.diagnostics = [d for d in schema if allowed is None or not allowed(d)]
     if result.diagnostics:
         return result
-    result.diagnostics.extend(check_identity(parsed.value, parsed.positions))
-    if not result.errors:
-        result.map = build_map(parsed.value, source=path)
+    result.diagnostics.extend(check_identity(doc, result.positions))
+    if not result.errors and doc.get("stations"):
+        result.map = build_map(doc, source=result.path)
     return result
+
+
+def read_limited(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """At most ``limit + 1`` bytes of a file: enough to tell that it is too large.
+
+    OSError for a file that cannot be read (a folder, a loop, no permission).
+    """
+    with open(path, "rb") as fh:
+        return fh.read(limit + 1)
 
 
 def read_map(path: str | Path) -> LoadResult:
     """Load a map file; an unreadable file raises OSError (a usage problem, not a map problem)."""
-    p = Path(path)
-    return load_source(p.read_bytes(), str(path))
+    return load_source(read_limited(path), str(path))
 
 
 def load_map(path: str | Path) -> CityMap:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Callable
 from typing import Any
 
 from mapkit.mapfile.jsonpos import Positions
@@ -44,13 +46,51 @@ def shape_follows(
     return None
 
 
+def _id_patterns() -> dict[str, str]:
+    """The id patterns of the map schema (the one place they are written)."""
+    from mapkit.mapfile.schema import load_schema
+
+    schema = load_schema("map")
+    defs = schema["definitions"]
+    return {
+        "map": schema["properties"]["id"]["pattern"],
+        "station": defs["station"]["properties"]["id"]["pattern"],
+        "line": defs["line"]["properties"]["id"]["pattern"],
+    }
+
+
+def check_ids(doc: dict[str, Any], emit: Callable[[str, str, str], None]) -> None:
+    """REF008: ids the schema's ``pattern`` let through only because ``$`` matches before a
+    final line break (JSON Schema patterns are searched, not matched in full); REF009:
+    station ids that differ only by case."""
+    patterns = _id_patterns()
+    found = [("map", doc["id"], "/id")]
+    found += [("station", st["id"], f"/stations/{i}/id") for i, st in enumerate(doc["stations"])]
+    found += [("line", ln["id"], f"/lines/{i}/id") for i, ln in enumerate(doc["lines"])]
+    for kind, ident, pointer in found:
+        if not re.fullmatch(patterns[kind], ident):
+            emit("REF008", f"{kind} id {ident!r} ends in a line break", pointer)
+    first_by_fold: dict[str, str] = {}
+    for i, st in enumerate(doc["stations"]):
+        ident = st["id"]
+        other = first_by_fold.setdefault(ident.casefold(), ident)
+        if other != ident:
+            emit(
+                "REF009",
+                f"station ids '{other}' and '{ident}' differ only by case",
+                f"/stations/{i}/id",
+            )
+
+
 def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic]:
-    """REF001-REF007 on a schema-valid document."""
+    """REF001-REF009 on a schema-valid document."""
     out: list[Diagnostic] = []
 
     def emit(code: str, msg: str, pointer: str) -> None:
         line, col = positions.locate(pointer)
         out.append(make(code, msg, pointer, line, col))
+
+    check_ids(doc, emit)
 
     coords: dict[str, tuple[float, float]] = {}
     for i, st in enumerate(doc["stations"]):

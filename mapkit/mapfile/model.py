@@ -189,3 +189,23 @@ def build_map(doc: Mapping[str, Any], source: str | None = None) -> CityMap:
         description=doc.get("description"),
         source=source,
     )
+
+
+def fingerprint(city: CityMap) -> str:
+    """16 hex digits that change exactly when the game played on a map can change.
+
+    Covers what the rules read (station ids and special flags; line ids, stops, loop,
+    windows and points) and nothing that is only drawn, so moving a station or
+    recolouring a line keeps the records played on the map valid.
+    """
+    import hashlib
+    import json
+
+    facts = {
+        "stations": sorted([s.id, s.special] for s in city.stations),
+        "lines": sorted(
+            [ln.id, list(ln.stops), ln.loop, ln.windows, ln.first, ln.others] for ln in city.lines
+        ),
+    }
+    text = json.dumps(facts, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]

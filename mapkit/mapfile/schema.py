@@ -25,7 +25,23 @@ def load_schema(kind: str = "map") -> dict[str, Any]:
 
 
 @cache
-def _validator(kind: str) -> Any:
+def quick_check(kind: str):
+    """True only for documents valid under the schema (see ``mapkit.mapfile.fastcheck``)."""
+    from mapkit.mapfile.fastcheck import compile_check
+
+    return compile_check(load_schema(kind))
+
+
+def schema_errors(kind: str, doc: Any) -> list[Any]:
+    """jsonschema's errors for ``doc``; none without running it when the quick check passes."""
+    if quick_check(kind)(doc):
+        return []
+    return list(validator(kind).iter_errors(doc))
+
+
+@cache
+def validator(kind: str) -> Any:
+    """The draft-07 validator of ``schemas/<kind>.schema.json``, built once."""
     from jsonschema import Draft7Validator
 
     return Draft7Validator(load_schema(kind))
@@ -83,7 +99,7 @@ def check_schema(doc: Any, positions: Positions) -> list[Diagnostic]:
             )
         ]
     out: list[Diagnostic] = []
-    errors = sorted(_validator("map").iter_errors(doc), key=lambda e: list(map(str, e.path)))
+    errors = sorted(schema_errors("map", doc), key=lambda e: list(map(str, e.path)))
     for err in errors:
         pointer = "".join(f"/{join_pointer('', p)[1:]}" for p in err.absolute_path)
         where = describe(doc, pointer)

@@ -1,0 +1,89 @@
+"""A map at every bound of the schema, and how long ``mapkit validate`` takes on it.
+
+Run by hand: ``python benchmarks/bounds_map.py`` (target: under 2 s, whole process and
+in-process). ``bounds_map()`` is also what tests/test_limits.py checks the bounds with.
+400 stations on a 20 x 20 grid, 26 lines of 100 stops each with a 398-point shape,
+8 windows and 100 points a line, the longest names the schema allows.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SIDE = 20  # stations per grid row: SIDE * SIDE = 400, the schema's maxItems
+
+
+def _snake(k: int) -> list[tuple[int, int]]:
+    """100 distinct grid cells in boustrophedon order, starting at a different row per line."""
+    cells = []
+    for row in range(SIDE):
+        cols = range(SIDE) if row % 2 == 0 else range(SIDE - 1, -1, -1)
+        cells += [(c, row) for c in cols]
+    start = (k * 11) % (len(cells) - 100)
+    return cells[start : start + 100]
+
+
+def bounds_map() -> dict[str, Any]:
+    stations = [
+        {"id": f"s{c}-{r}", "x": c * 10, "y": r * 10, "name": f"{'N' * 54}{c:03d}{r:03d}",
+         "special": (c + r) % 7 == 0}
+        for r in range(SIDE)
+        for c in range(SIDE)
+    ]  # fmt: skip
+    letters = [chr(ord("A") + i) for i in range(26)]
+    lines = []
+    for k, lid in enumerate(letters):
+        cells = _snake(k)
+        depot = (-30.0 - 2 * k, cells[0][1] * 10.0)
+        shape = [list(depot)]
+        pts = [(c * 10.0, r * 10.0) for c, r in cells]
+        for i, p in enumerate(pts):
+            shape.append(list(p))
+            if i + 1 < len(pts):
+                q = pts[i + 1]
+                step = ((q[0] - p[0]) / 4, (q[1] - p[1]) / 4)
+                shape += [[p[0] + step[0] * t, p[1] + step[1] * t] for t in (1, 2, 3)]
+        lines.append(
+            {"id": lid, "name": "L" * 40, "color": f"#{(k * 9) % 256:02x}{(k * 37) % 256:02x}80",
+             "windows": 8, "points": {"first": 100, "others": 0},
+             "depot": {"x": depot[0], "y": depot[1], "max_width_mm": 1000},
+             "stops": [f"s{c}-{r}" for c, r in cells], "shape": shape}
+        )  # fmt: skip
+    return {
+        "format": "mapkit-map/1", "id": "b" * 64, "name": "B" * 80,
+        "description": "D" * 10000, "author": "A" * 80,
+        "sheet": {"color": "#ffffff", "subtitle": "S" * 80},
+        "stations": stations, "lines": lines,
+    }  # fmt: skip
+
+
+def main() -> None:
+    import os
+    import tempfile
+
+    text = json.dumps(bounds_map(), indent=1)
+    print(f"map at the bounds: {len(text) / 1024:.0f} KiB; load {os.getloadavg()[0]:.2f}")
+    from mapkit.checks import validate_source
+
+    validate_source(text)  # imports and lazy caches, not part of the figure
+    t = time.perf_counter()
+    report = validate_source(text, "bounds.json")
+    took = time.perf_counter() - t
+    print(f"in-process validate: {took:.2f} s ({len(report.diagnostics)} diagnostics)")
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        fh.write(text)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "mapkit", "validate", fh.name],
+                   capture_output=True, cwd=ROOT, check=False)  # fmt: skip
+    print(f"whole process `mapkit validate`: {time.perf_counter() - t:.2f} s")
+    os.unlink(fh.name)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""Ctrl-C and SIGTERM as a clean exit (130 / 143) that still runs every cleanup.
+
+Python's default SIGTERM kills the process without unwinding, leaving temporary
+files behind, and click turns Ctrl-C into "Aborted!" with exit 1. The handlers
+here raise :class:`Interrupted` instead, which ``finally`` blocks and
+``mapkit.atomic`` see like any other exception. Inside C libraries that call back
+into Python (cairo writing a PDF) an exception cannot be raised safely, so
+:func:`deferred` only notes the signal and raises once the block is done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections.abc import Iterator
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Interrupted(BaseException):
+    """A signal asked the command to stop; ``exit_code`` is 128 + the signal number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+_received: list[int] = []
+
+
+_owner: list[int] = []  # the process that installed the handlers
+
+
+def _raise(signum: int, _frame: object) -> None:
+    if _owner and os.getpid() != _owner[0]:
+        # a forked worker (simulate --jobs): Ctrl-C reaches the whole process group; the
+        # parent stops the pool, which ends its workers with SIGTERM. So a worker ignores
+        # SIGINT, and leaves on SIGTERM by SystemExit: it unwinds (releasing the pool's
+        # queue locks, which a plain kill could leave held) and prints no traceback
+        if signum == signal.SIGINT:
+            return
+        raise SystemExit(128 + signum)
+    _received.append(signum)
+    raise Interrupted(signum)
+
+
+def received() -> int | None:
+    """The first signal :func:`install`'s handlers saw, if any. An Interrupted raised during
+    an import can come out as an ImportError (numpy re-raises it so): the caller then still
+    knows the command was interrupted, not broken."""
+    return _received[0] if _received else None
+
+
+def install() -> None:
+    """Make SIGINT and SIGTERM raise :class:`Interrupted` (call once, from ``main``)."""
+    _owner[:] = [os.getpid()]
+    for sig in _SIGNALS:
+        signal.signal(sig, _raise)
+
+
+class Held:
+    """The signals that arrived while held; ``check()`` raises for the first of them at a
+    point the caller knows to be safe (between two pages, not inside cairo)."""
+
+    def __init__(self) -> None:
+        self.pending: list[int] = []
+
+    def note(self, signum: int, _frame: object) -> None:
+        self.pending.append(signum)
+
+    def check(self) -> None:
+        if self.pending:
+            raise Interrupted(self.pending[0])
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[Held]:
+    """Hold SIGINT/SIGTERM inside the block; raise :class:`Interrupted` when it ends (or
+    earlier, wherever the block calls ``check()``)."""
+    held = Held()
+    try:
+        old = {sig: signal.signal(sig, held.note) for sig in _SIGNALS}
+    except ValueError:  # not the main thread: signals cannot arrive here anyway
+        yield held
+        return
+    try:
+        yield held
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    held.check()
