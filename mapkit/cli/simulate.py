@@ -110,9 +110,10 @@ def simulate(
     city = load_or_fail(path, check_paper="a4")
 
     from mapkit.engine.record import to_json as record_json
-    from mapkit.simulate import RunConfig, summarize
+    from mapkit.simulate import RunConfig
     from mapkit.simulate import report as rep
-    from mapkit.simulate.runner import simulate as run
+    from mapkit.simulate.runner import run
+    from mapkit.simulate.stats import report as report_of
 
     cfg = RunConfig(
         bots=tuple(names),
@@ -125,10 +126,10 @@ def simulate(
     def save(index: int, record: dict) -> None:
         write_text(records / f"{city.id}-{index + 1:05d}.json", record_json(record), [path])
 
-    outcomes = run(
+    tally = run(
         city, cfg, jobs=jobs or os.cpu_count() or 1, progress=_Progress(games), on_record=save
     )
-    report = summarize(city, outcomes, variant=variant.value, seed=seed)
+    report = report_of(tally, variant=variant.value, seed=seed)
     if heatmap is not None and render_heatmap is not None:
         if heatmap_of is HeatmapOf.empty:
             values = {s.id: s.empty_rate for s in report.stations}

@@ -210,16 +210,24 @@ _rand = _jit(_rand)
 
 
 # ------------------------------------------------------------------ the rules
-def _scan(km: KernelMap, mk: np.ndarray, li: int, d: int, buf: np.ndarray) -> tuple[int, int]:
+def _scan(
+    nst: np.ndarray,
+    stops: np.ndarray,
+    route: np.ndarray,
+    mk: np.ndarray,
+    li: int,
+    d: int,
+    buf: np.ndarray,
+) -> tuple[int, int]:
     """Empty stops of line ``li`` in route order ``d`` into ``buf`` (positions); returns
     ``(empties, run)``: an express card may mark the first ``k`` empties, a number card the
     first ``k <= run`` (the stops contiguous from the first empty one). ``mk``: 1 = marked."""
     ne = 0
     run = 0
     open_run = True
-    for t in range(km.nst[li]):
-        j = km.route[li, d, t]
-        if mk[km.stops[li, j]] == 0:
+    for t in range(nst[li]):
+        j = route[li, d, t]
+        if mk[stops[li, j]] == 0:
             buf[ne] = j
             ne += 1
             if open_run:
@@ -262,11 +270,11 @@ _same_prefix = _jit(_same_prefix)
 def _choices(km, mk, li, card, bf, bb, rank, out) -> int:  # type: ignore[no-untyped-def]
     """``Tables.choices``: the legal ``direction << 3 | crosses`` of a line card, in
     ``legal_actions`` order, into ``out``; returns how many."""
-    ne, run = _scan(km, mk, li, 0, bf)
+    ne, run = _scan(km.nst, km.stops, km.route, mk, li, 0, bf)
     if card == PLUS:
         out[0] = 0
         if km.loop[li] and ne:
-            _scan(km, mk, li, 1, bb)
+            _scan(km.nst, km.stops, km.route, mk, li, 1, bb)
             if bb[0] != bf[0]:
                 out[1] = 8
                 return 2
@@ -276,7 +284,7 @@ def _choices(km, mk, li, card, bf, bb, rank, out) -> int:  # type: ignore[no-unt
         out[k] = k
     n = m + 1
     if km.loop[li]:
-        neb, runb = _scan(km, mk, li, 1, bb)
+        neb, runb = _scan(km.nst, km.stops, km.route, mk, li, 1, bb)
         mb = _most(km, card, neb, runb)
         for k in range(1, mb + 1):
             if k > m or not _same_prefix(bf, bb, k, rank):
@@ -369,7 +377,7 @@ def _play_line(km, sh, p, card, li, d, k, buf) -> int:  # type: ignore[no-untype
     sh.wleft[p] -= 1
     if sh.wleft[p] == 0:
         sh.misc[2] -= 1
-    ne, _ = _scan(km, sh.mk[p], li, d, buf)
+    ne, _ = _scan(km.nst, km.stops, km.route, sh.mk[p], li, d, buf)
     nsp = 0
     if card == PLUS:
         if ne:
@@ -390,8 +398,8 @@ def _canonical(km, mk, li, d, k, card, bf, bb, rank) -> int:  # type: ignore[no-
     """``State.canonical``: a backward move that marks what the forward one marks is forward."""
     if not d:
         return li << 4 | k
-    ne, run = _scan(km, mk, li, 0, bf)
-    _scan(km, mk, li, 1, bb)
+    ne, run = _scan(km.nst, km.stops, km.route, mk, li, 0, bf)
+    _scan(km.nst, km.stops, km.route, mk, li, 1, bb)
     if card == PLUS:
         if ne == 0 or bb[0] == bf[0]:
             return li << 4
@@ -496,34 +504,42 @@ _random_move = _jit(_random_move)
 def _line_value(km, bp, mk, li, windows, lost, bf) -> float:  # type: ignore[no-untyped-def]
     """``Evaluator._line_value``: bonus · P(complete) + worth of the windows left."""
     bonus = km.others[li] if lost else km.first[li]
+    return _lv(
+        km.nst, km.stops, km.route, km.loop[li], bp.need, bp.beta_pow, bp.over, bp.card,
+        bp.cap, mk, li, windows, bonus,
+    )  # fmt: skip
+
+
+def _lv(nst, stops, route, loop, need_of, beta_pow, over, card, cap, mk, li, windows, bonus):  # type: ignore[no-untyped-def]
     best = -1.0
     empties = 0
-    for d in range(2 if km.loop[li] else 1):
+    for d in range(2 if loop else 1):
         need = 0.0
         seg = 0
         empties = 0
-        for t in range(km.nst[li]):
-            s = km.stops[li, km.route[li, d, t]]
+        for t in range(nst[li]):
+            s = stops[li, route[li, d, t]]
             if mk[s]:
                 if seg:
-                    need += bp.need[seg]
+                    need += need_of[seg]
                     seg = 0
             else:
                 seg += 1
                 empties += 1
         if seg:
-            need += bp.need[seg]
+            need += need_of[seg]
         if best < 0 or need < best:
             best = need
     if empties == 0:
         return float(bonus)
-    p = bp.beta_pow[int(best)]
+    p = beta_pow[int(best)]
     if best > windows:
-        p *= bp.over
-    w = windows * bp.card
-    return bonus * p + bp.cap * (w if w < empties else empties)
+        p *= over
+    w = windows * card
+    return bonus * p + cap * (w if w < empties else empties)
 
 
+_lv = _jit(_lv)
 _line_value = _jit(_line_value)
 
 
@@ -613,7 +629,7 @@ def _move_marks(km, mk, li, d, k, card, s, sc) -> int:  # type: ignore[no-untype
             return 0
         sc.marks[0] = s
         return 1
-    ne, _ = _scan(km, mk, li, d, sc.bf)
+    ne, _ = _scan(km.nst, km.stops, km.route, mk, li, d, sc.bf)
     if card == PLUS:
         if ne:
             sc.marks[0] = km.stops[li, sc.bf[0]]
@@ -728,7 +744,7 @@ def _candidates(km, bp, mk, win, card, pw, base, isfull, lost, extra, sc) -> int
         if not win[li]:
             continue
         for d in range(2 if km.loop[li] else 1):
-            ne, run = _scan(km, mk, li, d, sc.bf)
+            ne, run = _scan(km.nst, km.stops, km.route, mk, li, d, sc.bf)
             bonus = 0.0
             s = -1
             if card == PLUS:
@@ -1028,9 +1044,7 @@ class Kernel:
     def play_history(self, seed: int) -> list[int]:
         """Every action of game ``seed`` (cards and moves interleaved, as ``State.history``)."""
         hist = np.zeros(MAX_HISTORY, np.int64)
-        h = _play(
-            self.km, self.bp, self.sh, self.sc, seed, self.bots, self.special, self.mts, hist
-        )
+        h = _play(self.km, self.bp, self.sh, self.sc, seed, self.bots, self.special, self.mts, hist)
         if h > MAX_HISTORY:
             raise RuntimeError(f"a game of {h} actions: MAX_HISTORY is {MAX_HISTORY}")
         return [int(x) for x in hist[:h]]
