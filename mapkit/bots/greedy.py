@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from mapkit.bots.base import Bot, card_of, free_base, view_of
 from mapkit.bots.evaluate import DEFAULT, Evaluator, Routes, View, Weights, best_moves
 from mapkit.bots.model import FREE, PLUS
-from mapkit.engine.cards import CARD_EXPRESS, CARD_VALUE
 from mapkit.engine.cards import PLUS as _PLUS
+from mapkit.engine.cards import most_crosses
 
 if TYPE_CHECKING:
     from mapkit.engine import State
@@ -59,7 +59,7 @@ class _Fast:
             if k:
                 bonus = 2.0 * t.intersections[e[2]]
         else:
-            k = min(CARD_VALUE[card], len(e[1]) - 1 if CARD_EXPRESS[card] else e[0])
+            k = most_crosses(card, len(e[1]) - 1, e[0])
         g, upd, _ = e[1][k]
         touched = dict(upd)
         touched.setdefault(line, 0)

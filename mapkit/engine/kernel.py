@@ -23,7 +23,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from mapkit.engine import deal
-from mapkit.engine.cards import CARD_EXPRESS, CARD_VALUE, DECK_COUNTS, FREE, PLUS, SIX
+from mapkit.engine.cards import (
+    CARD_EXPRESS,
+    CARD_VALUE,
+    DECK_COUNTS,
+    DECK_SIZE,
+    FREE,
+    PLUS,
+    SIX,
+    most_crosses,
+    nth_card,
+)
+from mapkit.engine.scoring import penalty
 
 if TYPE_CHECKING:
     from mapkit.engine.tables import Tables
@@ -127,7 +138,7 @@ def kernel_map(t: Tables) -> KernelMap:
 
 
 def bot_params(weights: Any, noise: float, extra: float, width: int, discount: float) -> BotParams:
-    """Tables of the evaluator's float arithmetic (``Evaluator._line_value``), computed in Python."""
+    """The evaluator's float arithmetic (``Evaluator._line_value``) as tables, from Python."""
     need = np.array([float(-(-seg // weights.card)) for seg in range(129)])
     pow_ = np.array([weights.beta ** float(k) for k in range(129)])
     return BotParams(
@@ -240,11 +251,13 @@ def _scan(
 _scan = _jit(_scan)
 
 
+_most_crosses = _jit(most_crosses)
+_nth_card = _jit(nth_card)
+_penalty = _jit(penalty)
+
+
 def _most(km: KernelMap, card: int, ne: int, run: int) -> int:
-    """The most crosses ``card`` allows on a line with ``ne`` empties and first run ``run``."""
-    reach = ne if km.express[card] else run
-    v = km.value[card]
-    return v if v < reach else reach
+    return _most_crosses(card, ne, run)
 
 
 _most = _jit(_most)
@@ -348,7 +361,7 @@ def _reset(km, sh) -> None:  # type: ignore[no-untyped-def]
         sh.wleft[p] = tot
     for k in range(8):
         sh.counts[k] = km.deck[k]
-    sh.misc[0] = 14
+    sh.misc[0] = DECK_SIZE
     sh.misc[1] = 0
     sh.misc[2] = n if tot else 0
 
@@ -414,11 +427,7 @@ _canonical = _jit(_canonical)
 
 def _deal(km, sh, key) -> int:  # type: ignore[no-untyped-def]
     """``State.deal``: the seeded card of this round among the cards left."""
-    r = np.int64(_mix(key ^ np.uint64(sh.misc[1])) % np.uint64(sh.misc[0]))
-    k = 0
-    while r >= sh.counts[k]:
-        r -= sh.counts[k]
-        k += 1
+    k = _nth_card(sh.counts, np.int64(_mix(key ^ np.uint64(sh.misc[1])) % np.uint64(sh.misc[0])))
     sh.counts[k] -= 1
     sh.misc[0] -= 1
     return k
@@ -451,7 +460,7 @@ def _end_round(km, sh, card) -> None:  # type: ignore[no-untyped-def]
     if card == SIX:
         for k in range(8):
             sh.counts[k] = km.deck[k]
-        sh.misc[0] = 14
+        sh.misc[0] = DECK_SIZE
     sh.misc[1] = rnd
 
 
@@ -859,7 +868,7 @@ def _lookahead_move(km, bp, sh, p, card, mt, special, is_extra, sc) -> int:  # t
         ck[i] = sc.ck[o]
         cs[i] = sc.cs[o]
     six = card == SIX
-    tot = 14 if six else sh.misc[0]
+    tot = DECK_SIZE if six else sh.misc[0]
     best = -1e300
     ba = -1
     marks = np.empty(sc.marks.shape[0], np.int64)
@@ -991,8 +1000,7 @@ def _batch(km, bp, sh, sc, seeds, bots, special, mts, scores, rounds, when, firs
                 empty[g, p, s] = em
                 boxed[g, p, s] = sh.boxed[p, s]
                 e += em
-            pen = e if n == 1 else e // 2
-            scores[g, p] = sh.lpts[p] + 2 * sh.inter[p] - pen
+            scores[g, p] = sh.lpts[p] + 2 * sh.inter[p] - _penalty(e, n)
             for li in range(L):
                 when[g, p, li] = sh.when[p, li]
                 firsts[g, p, li] = sh.firsts[p, li]

@@ -22,19 +22,20 @@ from typing import TYPE_CHECKING, Any
 
 from mapkit.engine import playout
 from mapkit.engine.cards import (
-    CARD_EXPRESS,
     CARD_NAMES,
-    CARD_VALUE,
     CHANCE,
     DECK_COUNTS,
+    DECK_SIZE,
     FREE,
     PLUS,
     SIX,
     TERMINAL,
+    most_crosses,
+    nth_card,
 )
 from mapkit.engine.deal import pick, seed_key
 from mapkit.engine.errors import IllegalMove
-from mapkit.engine.scoring import Breakdown, ranks
+from mapkit.engine.scoring import Breakdown, penalty, ranks
 
 if TYPE_CHECKING:
     from mapkit.engine.game import Game
@@ -82,7 +83,7 @@ class State:
         self._seed = seed
         self._smix = seed_key(seed)
         self._counts = list(DECK_COUNTS)
-        self._total = 14
+        self._total = DECK_SIZE
         self._cur = CHANCE
         self._card = -1
         self._round = 0
@@ -251,9 +252,11 @@ class State:
         return self._t.n_stations - self._marked[player].bit_count()
 
     def score(self, player: int) -> int:
-        empty = self.empty_stations(player)
-        pen = empty if self._n == 1 else empty // 2
-        return self._lpts[player] + 2 * sum(self._inter[player]) - pen
+        return (
+            self._lpts[player]
+            + 2 * sum(self._inter[player])
+            - penalty(self.empty_stations(player), self._n)
+        )
 
     def scores(self) -> list[int]:
         return [self.score(p) for p in range(self._n)]
@@ -378,9 +381,8 @@ class State:
             if k:
                 raise IllegalMove("an interchange places no crosses")
             return
-        v = CARD_VALUE[c]
         e = t.entry(li, d, lm)
-        m = min(v, len(e[1]) - 1 if CARD_EXPRESS[c] else e[0])
+        m = most_crosses(c, len(e[1]) - 1, e[0])
         if k > m:
             raise IllegalMove(
                 f"more crosses than possible: {k} crosses on line {lid}"
@@ -403,7 +405,7 @@ class State:
         c = self._card
         if c == PLUS:
             return li << 4 if b[2] == f[2] else a
-        mf = min(CARD_VALUE[c], len(f[1]) - 1 if CARD_EXPRESS[c] else f[0])
+        mf = most_crosses(c, len(f[1]) - 1, f[0])
         if k <= mf and f[1][k][0] == b[1][k][0]:
             return li << 4 | k
         return a
@@ -480,12 +482,8 @@ class State:
         """
         if self._cur != CHANCE:
             raise IllegalMove("no card is to be revealed now")
-        r = pick(self._smix, self._round, self._total)
         counts = self._counts
-        k = 0
-        while r >= counts[k]:
-            r -= counts[k]
-            k += 1
+        k = nth_card(counts, pick(self._smix, self._round, self._total))
         counts[k] -= 1
         self._total -= 1
         self._reveal(k)
@@ -504,19 +502,15 @@ class State:
         if last >= 0:
             rnd += 1
             if last == SIX:
-                counts, total = list(DECK_COUNTS), 14
+                counts, total = list(DECK_COUNTS), DECK_SIZE
         for _ in range(n):
-            r = pick(self._smix, rnd, total)
-            k = 0
-            while r >= counts[k]:
-                r -= counts[k]
-                k += 1
+            k = nth_card(counts, pick(self._smix, rnd, total))
             counts[k] -= 1
             total -= 1
             out.append(k)
             rnd += 1
             if k == SIX:
-                counts, total = list(DECK_COUNTS), 14
+                counts, total = list(DECK_COUNTS), DECK_SIZE
         return out
 
     def _reveal(self, c: int) -> None:
@@ -623,7 +617,7 @@ class State:
             self._taken = taken | now
         if self._card == SIX:
             self._counts = list(DECK_COUNTS)
-            self._total = 14
+            self._total = DECK_SIZE
         self._round += 1
         self._card = -1
         self._cur = TERMINAL if not self._unfinished else CHANCE

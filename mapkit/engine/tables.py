@@ -8,7 +8,7 @@ and memoised: a move is then a dict lookup and a few ``|=``.
 
 from __future__ import annotations
 
-from mapkit.engine.cards import CARD_EXPRESS, CARD_VALUE, PLUS
+from mapkit.engine.cards import CARD_VALUE, PLUS, most_crosses
 from mapkit.mapfile.model import CityMap
 
 Outcome = tuple[int, tuple[tuple[int, int], ...], int]
@@ -154,13 +154,11 @@ class Tables:
                 if b[2] >= 0 and b[2] != e[2]:
                     return (0, 8)
             return (0,)
-        v = CARD_VALUE[card]
-        ex = CARD_EXPRESS[card]
-        m = min(v, len(e[1]) - 1 if ex else e[0])
+        m = most_crosses(card, len(e[1]) - 1, e[0])
         out = list(range(m + 1))
         if self.loop[li]:
             b = self.entry(li, 1, lm)
-            mb = min(v, len(b[1]) - 1 if ex else b[0])
+            mb = most_crosses(card, len(b[1]) - 1, b[0])
             outs = e[1]
             for k in range(1, mb + 1):
                 if k > m or b[1][k][0] != outs[k][0]:

@@ -123,7 +123,7 @@ class Tally:
 
 
 def _counts(values: np.ndarray, base: int = 0) -> Any:
-    """``{value: count}`` of an int array; with ``base``, keys split as ``(v // base, v % base)``."""
+    """``{value: count}`` of an int array; with ``base``, keys are ``(v // base, v % base)``."""
     vals, cnt = np.unique(values, return_counts=True)
     if base:
         return [((int(v) // base, int(v) % base), int(c)) for v, c in zip(vals, cnt, strict=True)]
