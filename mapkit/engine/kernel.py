@@ -806,7 +806,8 @@ _action = _jit(_action)
 
 
 def _greedy_move(km, bp, sh, p, card, mt, special, sc) -> int:  # type: ignore[no-untyped-def]
-    """``GreedyBot.choose``: the candidate with the best gain plus uniform noise."""
+    """``GreedyBot.choose``: the first candidate with the best gain plus uniform noise
+    (``GreedyBot.pick``; the kernel plays the bots with their default noise, > 0)."""
     mk = sh.mk[p]
     win = sh.win[p]
     pw = 1.0 if sh.wleft.shape[0] == 1 else 0.5
@@ -814,15 +815,11 @@ def _greedy_move(km, bp, sh, p, card, mt, special, sc) -> int:  # type: ignore[n
     _bases(km, bp, mk, win, sc.lost, sc.base, sc.isfull, sc)
     extra = bp.extra if special else 0.0
     n = _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, sc.lost, extra, sc)
-    # the fused standard-variant path keeps the later of equal line moves (but the first +)
-    later = not special and card != FREE and not (bp.noise and card == PLUS)
     best = -1e300
     bi = -1
     for i in range(n):
-        v = sc.cd[i]
-        if bp.noise:
-            v += bp.noise * _rand(mt)
-        if bi < 0 or v > best or (later and v == best):
+        v = sc.cd[i] + bp.noise * _rand(mt)
+        if bi < 0 or v > best:
             best = v
             bi = i
     return _action(km, mk, sc.cl[bi], sc.cdr[bi], sc.ck[bi], sc.cs[bi], card, sc)
