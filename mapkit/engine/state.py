@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mapkit.engine import playout
 from mapkit.engine.cards import (
     CARD_NAMES,
     CHANCE,
@@ -624,19 +623,27 @@ class State:
 
     # --------------------------------------------------------------- playouts
     def random_playout(self, rng: Any) -> State:
-        """Play to the end: cards drawn with ``rng``, uniformly random legal actions.
-
-        The fused fast path of ``mapkit.engine.playout``. Returns ``self``.
-        """
-        return playout.random_playout(self, rng)
+        """Play to the end: cards drawn from the pile with ``rng``, uniformly random legal
+        actions (``random_action``). Returns ``self``. Whole games at speed: the kernel
+        (``mapkit.engine.kernel``)."""
+        rand = rng.random
+        while self._cur != TERMINAL:
+            if self._cur == CHANCE:
+                self.apply_legal(nth_card(self._counts, int(rand() * self._total)))
+            else:
+                self.apply_legal(self.random_action(rand))
+        return self
 
     def seeded_playout(self, rngs: Sequence[Any]) -> State:
-        """Play to the end with the seeded deck and a uniformly random legal action per decision.
-
-        Exactly the game of ``deal()`` and ``apply_legal(random_action(rngs[p].random))``,
-        fused in ``mapkit.engine.playout``. Returns ``self``.
-        """
-        return playout.seeded_playout(self, rngs)
+        """Play to the end with the seeded deck (``deal()``), seat ``p`` choosing
+        ``random_action(rngs[p].random)``: the random bots' game. Returns ``self``."""
+        rands = [r.random for r in rngs]
+        while self._cur != TERMINAL:
+            if self._cur == CHANCE:
+                self.deal()
+            else:
+                self.apply_legal(self.random_action(rands[self._cur]))
+        return self
 
     # ------------------------------------------------------------ moves/text
     def action_to_move(self, action: int) -> dict[str, Any]:
