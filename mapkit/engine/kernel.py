@@ -256,13 +256,6 @@ _nth_card = _jit(nth_card)
 _penalty = _jit(penalty)
 
 
-def _most(km: KernelMap, card: int, ne: int, run: int) -> int:
-    return _most_crosses(card, ne, run)
-
-
-_most = _jit(_most)
-
-
 def _same_prefix(bf: np.ndarray, bb: np.ndarray, k: int, rank: np.ndarray) -> bool:
     """Do the first ``k`` empties forward and backward mark the same stops?"""
     for i in range(k):
@@ -280,25 +273,25 @@ def _same_prefix(bf: np.ndarray, bb: np.ndarray, k: int, rank: np.ndarray) -> bo
 _same_prefix = _jit(_same_prefix)
 
 
-def _choices(km, mk, li, card, bf, bb, rank, out) -> int:  # type: ignore[no-untyped-def]
+def _choices(nst, stops, route, loop, mk, li, card, bf, bb, rank, out) -> int:  # type: ignore[no-untyped-def]
     """``Tables.choices``: the legal ``direction << 3 | crosses`` of a line card, in
     ``legal_actions`` order, into ``out``; returns how many."""
-    ne, run = _scan(km.nst, km.stops, km.route, mk, li, 0, bf)
+    ne, run = _scan(nst, stops, route, mk, li, 0, bf)
     if card == PLUS:
         out[0] = 0
-        if km.loop[li] and ne:
-            _scan(km.nst, km.stops, km.route, mk, li, 1, bb)
+        if loop[li] and ne:
+            _scan(nst, stops, route, mk, li, 1, bb)
             if bb[0] != bf[0]:
                 out[1] = 8
                 return 2
         return 1
-    m = _most(km, card, ne, run)
+    m = _most_crosses(card, ne, run)
     for k in range(m + 1):
         out[k] = k
     n = m + 1
-    if km.loop[li]:
-        neb, runb = _scan(km.nst, km.stops, km.route, mk, li, 1, bb)
-        mb = _most(km, card, neb, runb)
+    if loop[li]:
+        neb, runb = _scan(nst, stops, route, mk, li, 1, bb)
+        mb = _most_crosses(card, neb, runb)
         for k in range(1, mb + 1):
             if k > m or not _same_prefix(bf, bb, k, rank):
                 out[n] = 8 | k
@@ -369,15 +362,25 @@ def _reset(km, sh) -> None:  # type: ignore[no-untyped-def]
 _reset = _jit(_reset)
 
 
+def _mark_at(occ_start, occ_line, nst, special, mk, lmark, newly, s) -> int:  # type: ignore[no-untyped-def]
+    """Mark station ``s`` on one sheet; returns 1 if it is special."""
+    mk[s] = 1
+    for o in range(occ_start[s], occ_start[s + 1]):
+        li = occ_line[o]
+        lmark[li] += 1
+        if lmark[li] == nst[li]:
+            newly[li] = 1
+    return special[s]
+
+
+_mark_at = _jit(_mark_at)
+
+
 def _mark(km, sh, p, s) -> int:  # type: ignore[no-untyped-def]
     """Mark station ``s`` for player ``p``; returns 1 if it is special."""
-    sh.mk[p, s] = 1
-    for o in range(km.occ_start[s], km.occ_start[s + 1]):
-        li = km.occ_line[o]
-        sh.lmark[p, li] += 1
-        if sh.lmark[p, li] == km.nst[li]:
-            sh.newly[p, li] = 1
-    return km.special[s]
+    return _mark_at(
+        km.occ_start, km.occ_line, km.nst, km.special, sh.mk[p], sh.lmark[p], sh.newly[p], s
+    )
 
 
 _mark = _jit(_mark)
@@ -399,8 +402,10 @@ def _play_line(km, sh, p, card, li, d, k, buf) -> int:  # type: ignore[no-untype
             sh.boxed[p, s] = 1
             sh.inter[p] += km.count[s]
         return nsp
+    mk, lmark, newly = sh.mk[p], sh.lmark[p], sh.newly[p]
     for i in range(k):
-        nsp += _mark(km, sh, p, km.stops[li, buf[i]])
+        s = km.stops[li, buf[i]]
+        nsp += _mark_at(km.occ_start, km.occ_line, km.nst, km.special, mk, lmark, newly, s)
     return nsp
 
 
@@ -417,7 +422,7 @@ def _canonical(km, mk, li, d, k, card, bf, bb, rank) -> int:  # type: ignore[no-
         if ne == 0 or bb[0] == bf[0]:
             return li << 4
         return li << 4 | 8
-    if k <= _most(km, card, ne, run) and _same_prefix(bf, bb, k, rank):
+    if k <= _most_crosses(card, ne, run) and _same_prefix(bf, bb, k, rank):
         return li << 4 | k
     return li << 4 | 8 | k
 
@@ -501,7 +506,7 @@ def _random_move(km, sh, p, card, mt, bf, bb, rank, ch) -> int:  # type: ignore[
                     li = x
                     break
                 q -= 1
-        n = _choices(km, mk, li, card, bf, bb, rank, ch)
+        n = _choices(km.nst, km.stops, km.route, km.loop, mk, li, card, bf, bb, rank, ch)
         j %= width
         if j < n:
             return li << 4 | ch[j]
@@ -510,16 +515,9 @@ def _random_move(km, sh, p, card, mt, bf, bb, rank, ch) -> int:  # type: ignore[
 _random_move = _jit(_random_move)
 
 
-def _line_value(km, bp, mk, li, windows, lost, bf) -> float:  # type: ignore[no-untyped-def]
-    """``Evaluator._line_value``: bonus · P(complete) + worth of the windows left."""
-    bonus = km.others[li] if lost else km.first[li]
-    return _lv(
-        km.nst, km.stops, km.route, km.loop[li], bp.need, bp.beta_pow, bp.over, bp.card,
-        bp.cap, mk, li, windows, bonus,
-    )  # fmt: skip
-
-
 def _lv(nst, stops, route, loop, need_of, beta_pow, over, card, cap, mk, li, windows, bonus):  # type: ignore[no-untyped-def]
+    """``Evaluator._line_value``: bonus · P(complete) + worth of the windows left (arrays
+    only: passing the map's named tuple costs more than the walk)."""
     best = -1.0
     empties = 0
     for d in range(2 if loop else 1):
@@ -549,48 +547,6 @@ def _lv(nst, stops, route, loop, need_of, beta_pow, over, card, cap, mk, li, win
 
 
 _lv = _jit(_lv)
-_line_value = _jit(_line_value)
-
-
-def _bases(km, bp, sh, p, mk, win, base, isfull, lost, bf) -> None:  # type: ignore[no-untyped-def]
-    n = sh.wleft.shape[0]
-    for li in range(km.nst.shape[0]):
-        lost[li] = 1 if n > 1 and sh.taken[li] and not sh.done[p, li] else 0
-        full = 1
-        for j in range(km.nst[li]):
-            if not mk[km.stops[li, j]]:
-                full = 0
-                break
-        isfull[li] = full
-        base[li] = 0.0 if full else _line_value(km, bp, mk, li, win[li], lost[li], bf)
-
-
-_bases = _jit(_bases)
-
-
-def _delta(km, bp, mk, win, line, marks, nm, bonus, pw, base, isfull, lost, aff, bf) -> float:  # type: ignore[no-untyped-def]
-    """``Evaluator.delta_raw``: H after minus H before a move marking ``marks[:nm]`` (already
-    set in ``mk``) and filling a window of ``line`` (-1: none)."""
-    d = pw * nm + bonus
-    L = km.nst.shape[0]
-    for i in range(nm):
-        s = marks[i]
-        for o in range(km.occ_start[s], km.occ_start[s + 1]):
-            aff[km.occ_line[o]] = 1
-    if line >= 0:
-        aff[line] = 1
-    for li in range(L):
-        if not aff[li]:
-            continue
-        aff[li] = 0
-        if isfull[li]:
-            continue
-        wl = win[li] - (1 if li == line else 0)
-        d += _line_value(km, bp, mk, li, wl, lost[li], bf) - base[li]
-    return d
-
-
-_delta = _jit(_delta)
 
 
 class Scratch(NamedTuple):
@@ -657,6 +613,8 @@ def _gain(km, bp, mk, win, li, nm, bonus, pw, base, isfull, lost, sc) -> float: 
     a window of line ``li`` (-1: none): only the lines it touches are re-valued."""
     d = pw * nm + bonus
     aff = sc.aff
+    nst, stops, route, need, bpow = km.nst, km.stops, km.route, bp.need, bp.beta_pow
+    over, card, cap = bp.over, bp.card, bp.cap
     for i in range(nm):
         s = sc.marks[i]
         for o in range(km.occ_start[s], km.occ_start[s + 1]):
@@ -670,7 +628,9 @@ def _gain(km, bp, mk, win, li, nm, bonus, pw, base, isfull, lost, sc) -> float: 
         if isfull[lj]:
             continue
         wl = win[lj] - (1 if lj == li else 0)
-        d += _line_value(km, bp, mk, lj, wl, lost[lj], sc.bf) - base[lj]
+        bonus = km.others[lj] if lost[lj] else km.first[lj]
+        d += _lv(nst, stops, route, km.loop[lj], need, bpow, over, card, cap, mk, lj, wl, bonus)
+        d -= base[lj]
     return d
 
 
@@ -686,7 +646,14 @@ def _bases(km, bp, mk, win, lost, base, isfull, sc) -> None:  # type: ignore[no-
                 full = 0
                 break
         isfull[li] = full
-        base[li] = 0.0 if full else _line_value(km, bp, mk, li, win[li], lost[li], sc.bf)
+        if full:
+            base[li] = 0.0
+            continue
+        bonus = km.others[li] if lost[li] else km.first[li]
+        base[li] = _lv(
+            km.nst, km.stops, km.route, km.loop[li], bp.need, bp.beta_pow, bp.over, bp.card,
+            bp.cap, mk, li, win[li], bonus,
+        )  # fmt: skip
 
 
 _bases = _jit(_bases)
@@ -762,7 +729,7 @@ def _candidates(km, bp, mk, win, card, pw, base, isfull, lost, extra, sc) -> int
                     s = km.stops[li, sc.bf[0]]
                     bonus = 2.0 * km.count[s]
             else:
-                k = _most(km, card, ne, run)
+                k = _most_crosses(card, ne, run)
             for i in range(k):
                 sc.marks[i] = km.stops[li, sc.bf[i]]
             nsp = 0
