@@ -608,29 +608,51 @@ def _move_marks(km, mk, li, d, k, card, s, sc) -> int:  # type: ignore[no-untype
 _move_marks = _jit(_move_marks)
 
 
-def _gain(km, bp, mk, win, li, nm, bonus, pw, base, isfull, lost, sc) -> float:  # type: ignore[no-untyped-def]
-    """``Evaluator.delta_raw`` of a move whose ``sc.marks[:nm]`` are set in ``mk`` and that fills
-    a window of line ``li`` (-1: none): only the lines it touches are re-valued."""
+def _gain(  # type: ignore[no-untyped-def]
+    nst,
+    stops,
+    route,
+    loop,
+    first,
+    others,
+    occ_start,
+    occ_line,
+    need,
+    bpow,
+    over,
+    card,
+    cap,
+    mk,
+    win,
+    li,
+    marks,
+    nm,
+    bonus,
+    pw,
+    base,
+    isfull,
+    lost,
+    aff,
+) -> float:
+    """``Evaluator.delta_raw`` of a move whose ``marks[:nm]`` are set in ``mk`` and that fills
+    a window of line ``li`` (-1: none): only the lines it touches are re-valued. Arrays only
+    (a call that passes the map's named tuples costs more than the work)."""
     d = pw * nm + bonus
-    aff = sc.aff
-    nst, stops, route, need, bpow = km.nst, km.stops, km.route, bp.need, bp.beta_pow
-    over, card, cap = bp.over, bp.card, bp.cap
     for i in range(nm):
-        s = sc.marks[i]
-        for o in range(km.occ_start[s], km.occ_start[s + 1]):
-            aff[km.occ_line[o]] = 1
+        s = marks[i]
+        for o in range(occ_start[s], occ_start[s + 1]):
+            aff[occ_line[o]] = 1
     if li >= 0:
         aff[li] = 1
-    for lj in range(km.nst.shape[0]):
+    for lj in range(nst.shape[0]):
         if not aff[lj]:
             continue
         aff[lj] = 0
         if isfull[lj]:
             continue
         wl = win[lj] - (1 if lj == li else 0)
-        bonus = km.others[lj] if lost[lj] else km.first[lj]
-        d += _lv(nst, stops, route, km.loop[lj], need, bpow, over, card, cap, mk, lj, wl, bonus)
-        d -= base[lj]
+        b = others[lj] if lost[lj] else first[lj]
+        d += _lv(nst, stops, route, loop[lj], need, bpow, over, card, cap, mk, lj, wl, b) - base[lj]
     return d
 
 
@@ -697,7 +719,11 @@ def _candidates(km, bp, mk, win, card, pw, base, isfull, lost, extra, sc) -> int
                     sc.seen[s] = 1
                     sc.marks[0] = s
                     mk[s] = 1
-                    g = _gain(km, bp, mk, win, -1, 1, 0.0, pw, base, isfull, lost, sc)
+                    g = _gain(
+                        km.nst, km.stops, km.route, km.loop, km.first, km.others, km.occ_start,
+                        km.occ_line, bp.need, bp.beta_pow, bp.over, bp.card, bp.cap,
+                        mk, win, -1, sc.marks, 1, 0.0, pw, base, isfull, lost, sc.aff,
+                    )  # fmt: skip
                     mk[s] = 0
                     if extra:
                         g += extra * km.special[s]
@@ -736,7 +762,11 @@ def _candidates(km, bp, mk, win, card, pw, base, isfull, lost, extra, sc) -> int
             for i in range(k):
                 mk[sc.marks[i]] = 1
                 nsp += km.special[sc.marks[i]]
-            g = _gain(km, bp, mk, win, li, k, bonus, pw, base, isfull, lost, sc)
+            g = _gain(
+                km.nst, km.stops, km.route, km.loop, km.first, km.others, km.occ_start,
+                km.occ_line, bp.need, bp.beta_pow, bp.over, bp.card, bp.cap,
+                mk, win, li, sc.marks, k, bonus, pw, base, isfull, lost, sc.aff,
+            )  # fmt: skip
             for i in range(k):
                 mk[sc.marks[i]] = 0
             if extra:
