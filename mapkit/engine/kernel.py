@@ -376,36 +376,48 @@ def _mark_at(occ_start, occ_line, nst, special, mk, lmark, newly, s) -> int:  # 
 _mark_at = _jit(_mark_at)
 
 
-def _mark(km, sh, p, s) -> int:  # type: ignore[no-untyped-def]
-    """Mark station ``s`` for player ``p``; returns 1 if it is special."""
-    return _mark_at(
-        km.occ_start, km.occ_line, km.nst, km.special, sh.mk[p], sh.lmark[p], sh.newly[p], s
-    )
-
-
-_mark = _jit(_mark)
-
-
-def _play_line(km, sh, p, card, li, d, k, buf) -> int:  # type: ignore[no-untyped-def]
-    """Play ``card`` on line ``li`` in direction ``d`` with ``k`` crosses (legal); returns the
+def _play_line(  # type: ignore[no-untyped-def]
+    nst,
+    stops,
+    route,
+    occ_start,
+    occ_line,
+    special,
+    count,
+    mk,
+    lmark,
+    newly,
+    boxed,
+    win,
+    wleft,
+    inter,
+    misc,
+    p,
+    card,
+    li,
+    d,
+    k,
+    buf,
+) -> int:
+    """Play ``card`` on line ``li`` in direction ``d`` with ``k`` crosses (legal) on seat
+    ``p``'s sheet (``mk``, ``lmark``, ``newly``, ``boxed``, ``win``: its rows); returns the
     special stations marked (extra actions earned)."""
-    sh.win[p, li] -= 1
-    sh.wleft[p] -= 1
-    if sh.wleft[p] == 0:
-        sh.misc[2] -= 1
-    ne, _ = _scan(km.nst, km.stops, km.route, sh.mk[p], li, d, buf)
+    win[li] -= 1
+    wleft[p] -= 1
+    if wleft[p] == 0:
+        misc[2] -= 1
+    ne, _ = _scan(nst, stops, route, mk, li, d, buf)
     nsp = 0
     if card == PLUS:
         if ne:
-            s = km.stops[li, buf[0]]
-            nsp += _mark(km, sh, p, s)
-            sh.boxed[p, s] = 1
-            sh.inter[p] += km.count[s]
+            s = stops[li, buf[0]]
+            nsp += _mark_at(occ_start, occ_line, nst, special, mk, lmark, newly, s)
+            boxed[s] = 1
+            inter[p] += count[s]
         return nsp
-    mk, lmark, newly = sh.mk[p], sh.lmark[p], sh.newly[p]
     for i in range(k):
-        s = km.stops[li, buf[i]]
-        nsp += _mark_at(km.occ_start, km.occ_line, km.nst, km.special, mk, lmark, newly, s)
+        s = stops[li, buf[i]]
+        nsp += _mark_at(occ_start, occ_line, nst, special, mk, lmark, newly, s)
     return nsp
 
 
@@ -430,11 +442,11 @@ def _canonical(km, mk, li, d, k, card, bf, bb, rank) -> int:  # type: ignore[no-
 _canonical = _jit(_canonical)
 
 
-def _deal(km, sh, key) -> int:  # type: ignore[no-untyped-def]
+def _deal(counts, misc, key) -> int:  # type: ignore[no-untyped-def]
     """``State.deal``: the seeded card of this round among the cards left."""
-    k = _nth_card(sh.counts, np.int64(_mix(key ^ np.uint64(sh.misc[1])) % np.uint64(sh.misc[0])))
-    sh.counts[k] -= 1
-    sh.misc[0] -= 1
+    k = _nth_card(counts, np.int64(_mix(key ^ np.uint64(misc[1])) % np.uint64(misc[0])))
+    counts[k] -= 1
+    misc[0] -= 1
     return k
 
 
@@ -473,10 +485,10 @@ _end_round = _jit(_end_round)
 
 
 # ------------------------------------------------------------------ the bots
-def _random_move(km, sh, p, card, mt, bf, bb, rank, ch) -> int:  # type: ignore[no-untyped-def]
-    """``State.random_action``: (open line, slot) pairs drawn until a slot is a listed move."""
-    S = km.count.shape[0]
-    mk = sh.mk[p]
+def _random_move(nst, stops, route, loop, slots, mk, win, card, mt, bf, bb, rank, ch) -> int:  # type: ignore[no-untyped-def]
+    """``State.random_action``: (open line, slot) pairs drawn until a slot is a listed move.
+    A free ride returns the station (``S``: none)."""
+    S = mk.shape[0]
     if card == FREE:
         e = 0
         for s in range(S):
@@ -489,24 +501,24 @@ def _random_move(km, sh, p, card, mt, bf, bb, rank, ch) -> int:  # type: ignore[
                     return s
                 skip -= 1
         return S
-    L = km.nst.shape[0]
+    L = nst.shape[0]
     nol = 0
     for li in range(L):
-        if sh.win[p, li]:
+        if win[li]:
             nol += 1
-    width = km.slots[card]
+    width = slots[card]
     span = nol * width
     while True:
         j = int(_rand(mt) * span)
         q = j // width
         li = 0
         for x in range(L):
-            if sh.win[p, x]:
+            if win[x]:
                 if q == 0:
                     li = x
                     break
                 q -= 1
-        n = _choices(km.nst, km.stops, km.route, km.loop, mk, li, card, bf, bb, rank, ch)
+        n = _choices(nst, stops, route, loop, mk, li, card, bf, bb, rank, ch)
         j %= width
         if j < n:
             return li << 4 | ch[j]
@@ -933,20 +945,27 @@ def _play(km, bp, sh, sc, seed, bots, special, mts, hist) -> int:  # type: ignor
     key = _mix(np.uint64(seed))
     cap = hist.shape[0]
     h = 0
-    while sh.misc[2] > 0:
-        card = _deal(km, sh, key)
+    nst, stops, route, loop, slots = km.nst, km.stops, km.route, km.loop, km.slots
+    occ_start, occ_line, spec, count = km.occ_start, km.occ_line, km.special, km.count
+    wleft, inter, misc = sh.wleft, sh.inter, sh.misc
+    while misc[2] > 0:
+        card = _deal(sh.counts, misc, key)
         if h < cap:
             hist[h] = card
         h += 1
         for p in range(n):
-            if sh.wleft[p] == 0:
+            if wleft[p] == 0:
                 continue
+            mk, win, lmark, newly = sh.mk[p], sh.win[p], sh.lmark[p], sh.newly[p]
             pending = 0
             is_extra = False
             while True:
                 bot = bots[p]
                 if bot == RANDOM:
-                    a = _random_move(km, sh, p, card, mts[p], sc.bf, sc.bb, sc.rank, sc.ch)
+                    a = _random_move(
+                        nst, stops, route, loop, slots, mk, win, card, mts[p],
+                        sc.bf, sc.bb, sc.rank, sc.ch,
+                    )  # fmt: skip
                     if card == FREE:
                         a += fb
                 elif bot == GREEDY:
@@ -959,13 +978,16 @@ def _play(km, bp, sh, sc, seed, bots, special, mts, hist) -> int:  # type: ignor
                 nsp = 0
                 if card == FREE:
                     if a - fb < S:
-                        _mark(km, sh, p, a - fb)
+                        _mark_at(occ_start, occ_line, nst, spec, mk, lmark, newly, a - fb)
                 else:
-                    li = a >> 4
-                    nsp = _play_line(km, sh, p, card, li, a >> 3 & 1, a & 7, sc.bf)
+                    nsp = _play_line(
+                        nst, stops, route, occ_start, occ_line, spec, count,
+                        mk, lmark, newly, sh.boxed[p], win, wleft, inter, misc,
+                        p, card, a >> 4, a >> 3 & 1, a & 7, sc.bf,
+                    )  # fmt: skip
                 if special:
                     pend = pending + nsp
-                    if pend and sh.wleft[p]:
+                    if pend and wleft[p]:
                         pending = pend - 1
                         is_extra = True
                         continue
