@@ -6,7 +6,8 @@
 
 Whole process: ``python -m mapkit simulate benchmarks/maps/metro-city.json ...`` in a child,
 start-up, kernel load, seeds, statistics and the JSON report included; wall time and the
-child's CPU time (user + sys, honest under load) and peak memory (ru_maxrss). Every run uses
+child's CPU time (user + sys, honest under load) and its peak memory (``wait4``'s
+ru_maxrss: that process alone; with ``--jobs`` the largest of it and its workers). Every run uses
 a fresh ``--seed`` (from the clock), so no cache is warmed on the games it times. In-process:
 the kernel's ``play_batch`` beside the checked engine playing the very same games
 (``State.seeded_playout``: ``deal()`` and ``random_action`` for every decision) on other fresh
@@ -16,8 +17,8 @@ seeds; the baseline does the same work, move for move.
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -32,18 +33,20 @@ def whole(games: int, bots: str, seed: int, jobs: int = 1, env: dict | None = No
     """One ``mapkit simulate`` child: wall, CPU (user + sys), peak RSS, games/s."""
     cmd = [sys.executable, "-m", "mapkit", "simulate", str(METRO), "--games", str(games)]
     cmd += ["--bots", bots, "--seed", str(seed), "--jobs", str(jobs), "-f", "json"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    import json
-
-    mean = json.loads(out.stdout)["seats"][0]["mean"]
+    with tempfile.TemporaryFile("w+") as out:
+        t = time.perf_counter()
+        child = subprocess.Popen(cmd, stdout=out, env=env)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - t
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode:
+            raise SystemExit(f"{' '.join(cmd)}: exit {child.returncode}")
+        out.seek(0)
+        mean = json.load(out)["seats"][0]["mean"]
+    cpu = usage.ru_utime + usage.ru_stime  # the child and the workers it waited for
     return {
         "games": games, "bots": bots, "jobs": jobs, "wall": wall, "cpu": cpu,
-        "rate": games / wall, "cpu_rate": games / cpu, "maxrss_mib": after.ru_maxrss / 1024,
+        "rate": games / wall, "cpu_rate": games / cpu, "maxrss_mib": usage.ru_maxrss / 1024,
         "mean": mean,
     }  # fmt: skip
 
