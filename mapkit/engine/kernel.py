@@ -191,12 +191,13 @@ _mt_seed = _jit(_mt_seed)
 
 def _mt_next(mt: np.ndarray) -> int:
     if mt[624] >= 624:
-        for kk in range(624):
-            y = (mt[kk] & 0x80000000) | (mt[(kk + 1) % 624] & 0x7FFFFFFF)
-            v = mt[(kk + 397) % 624] ^ (y >> 1)
-            if y & 1:
-                v ^= 0x9908B0DF
-            mt[kk] = v
+        for kk in range(623):
+            y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7FFFFFFF)
+            v = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1)
+            mt[kk] = v ^ 0x9908B0DF if y & 1 else v
+        y = (mt[623] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
+        v = mt[396] ^ (y >> 1)
+        mt[623] = v ^ 0x9908B0DF if y & 1 else v
         mt[624] = 0
     y = mt[mt[624]]
     mt[624] += 1
