@@ -1,10 +1,10 @@
-"""Bot benchmarks (run by hand, not tests): throughput, strength, and the greedy tuning.
+"""Bot benchmarks (run by hand, not tests): strength and the greedy tuning.
 
-    python benchmarks/bench_bots.py speed      # games/s, one core: random and greedy, solo and 4p
     python benchmarks/bench_bots.py strength   # mean solo scores on Metro City (± s.e.)
     python benchmarks/bench_bots.py tune       # coordinate search of the greedy weights
-    python benchmarks/bench_bots.py issue      # issue 5's targets, all figures in one run
-    python benchmarks/bench_bots.py            # speed and strength
+
+Throughput is ``benchmarks/bench_simulate.py`` (whole process beside in-process, fresh seeds:
+the old ``speed``/``issue`` modes warmed memos on the very seeds they timed).
 
 Every engine game deals from its seeded deck (``State.deal``), so bots compared on the same
 seeds see the same cards (paired comparison).
@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
-import random
 import statistics
 import sys
 import time
@@ -54,65 +53,6 @@ def rate(fn, games: int) -> float:
     for i in range(games):
         fn(i)
     return games / (time.perf_counter() - t)
-
-
-def speed(games: int) -> None:
-    from mapkit.simulate.runner import Player, RunConfig
-
-    print(f"games/s on one core ({games} games each; mapkit simulate's loop, warm memos)")
-    print(f"{'map':12s} {'players':>7s} {'random':>9s} {'playout':>9s} {'greedy':>9s}")
-    for path in maps():
-        city = load_map(path)
-        for n in (1, 4):
-            game = Game(city, players=n)
-            rnd = Player(city, RunConfig(("random",) * n, games))
-            grd = Player(city, RunConfig(("greedy",) * n, games))
-            for i in range(games // 2):  # warm the memos, as a long run would
-                rnd.play(10**6 + i)
-            for i in range(games // 20):
-                grd.play(10**6 + i)
-            rr = random.Random(1)
-            r1 = rate(rnd.play, games)
-            r2 = rate(lambda i, g=game, r=rr: g.new_initial_state(i).random_playout(r), games)
-            r3 = rate(grd.play, max(1, games // 4))
-            print(f"{city.id:12s} {n:7d} {r1:9.0f} {r2:9.0f} {r3:9.0f}")
-
-
-def issue(games: int) -> None:
-    """Issue 5's throughput targets on Metro City solo, every figure from the same run.
-
-    ``simulate random`` / ``simulate greedy``: ``mapkit simulate``'s own game loop
-    (``Player.play``: deck seed, bot reseeding, the game, the outcome), memos warmed by a
-    first pass as in a long run. ``plain`` / ``maxfit``: ``benchmarks/maxfit.py``.
-    """
-    import json
-
-    import maxfit
-
-    from mapkit.simulate.runner import Player, RunConfig
-
-    city = load_map(METRO)
-    plain_city = maxfit.City(json.loads(METRO.read_text(encoding="utf-8")))
-    rnd = Player(city, RunConfig(("random",), games))
-    grd = Player(city, RunConfig(("greedy",), games))
-    for i in range(games):
-        rnd.play(i)
-    for i in range(games // 4):
-        grd.play(i)
-    game = Game(city, players=1)
-    rr = random.Random(1)
-    print(f"Metro City solo, one core, {games} games each (greedy and maxfit: {games // 2})")
-    for _ in range(3):
-        plain = maxfit.measure(plain_city, "random", games, 1)[0]
-        mf = maxfit.measure(plain_city, "maxfit", games // 2, 1)[0]
-        sim_r = rate(rnd.play, games)
-        po = rate(lambda i: game.new_initial_state(i).random_playout(rr), games)
-        sim_g = rate(grd.play, games // 2)
-        print(
-            f"plain {plain:7.0f}  simulate random {sim_r:7.0f} (x{sim_r / plain:.2f} plain)"
-            f"  random_playout {po:7.0f}  |  maxfit {mf:6.0f}  simulate greedy {sim_g:6.0f}"
-            f" (x{sim_g / mf:.2f} maxfit)"
-        )
 
 
 def mean_se(xs: list[float]) -> tuple[float, float]:
@@ -192,17 +132,11 @@ def tune(games: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument(
-        "what", nargs="?", choices=["speed", "strength", "tune", "issue", "all"], default="all"
-    )
+    ap.add_argument("what", nargs="?", choices=["strength", "tune"], default="strength")
     ap.add_argument("--games", type=int, default=2000)
     args = ap.parse_args()
-    if args.what in ("speed", "all"):
-        speed(args.games)
-    if args.what in ("strength", "all"):
+    if args.what == "strength":
         strength(args.games)
-    if args.what == "issue":
-        issue(args.games)
     if args.what == "tune":
         tune(min(args.games, 600))
 

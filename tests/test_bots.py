@@ -189,69 +189,6 @@ def test_predicted_marks_match_the_engine(pick, steps, players, special):
         assert after.marked(p) == v.marked | move[4]
 
 
-@settings(max_examples=25, deadline=None)
-@given(pick=st.integers(0, 10**6), steps=st.integers(0, 60), players=st.integers(1, 3))
-def test_fast_path_agrees_with_the_candidate_list(pick, steps, players):
-    """Greedy's fused number/express path picks the best of ``scored()`` (no noise)."""
-    cities = _maps()
-    if not cities:
-        pytest.skip("no shipped maps")
-    game = Game(cities[pick % len(cities)], players=players)
-    rng = random.Random(pick)
-    state = game.new_initial_state(pick)
-    for _ in range(steps):
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            state.deal()
-        else:
-            acts = state.legal_actions()
-            state.apply_action(acts[int(rng.random() * len(acts))])
-    while state.is_chance_node():
-        state.deal()
-    if state.is_terminal() or state.card() >= 6:
-        return
-    bot = make_bot("greedy", noise=0)
-    assert bot._fast_run(state, rng) == bot.action(state, max(bot.scored(state)))
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    pick=st.integers(0, 10**6),
-    steps=st.integers(0, 80),
-    players=st.integers(1, 3),
-    noise=st.sampled_from([0.0, 0.25]),
-)
-def test_fused_paths_pick_what_the_candidate_list_picks(pick, steps, players, noise):
-    """Every card: greedy's fused paths (engine tables, local-mask memo) choose exactly the
-    move of ``scored()`` + ``pick()`` with the same generator, ties included."""
-    cities = _maps()
-    if not cities:
-        pytest.skip("no shipped maps")
-    game = Game(cities[pick % len(cities)], players=players)
-    rng = random.Random(pick)
-    state = game.new_initial_state(pick)
-    for _ in range(steps):
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            state.deal()
-        else:
-            acts = state.legal_actions()
-            state.apply_action(acts[int(rng.random() * len(acts))])
-    while state.is_chance_node():
-        state.deal()
-    if state.is_terminal():
-        return
-    bot = make_bot("greedy", noise=noise)
-    fused = bot._fast_run if state.card() < 7 else bot._fast_free
-    moves = bot.scored(state)
-    slow = max(moves) if not noise else bot.pick(moves, random.Random(pick))
-    a = fused(state, random.Random(pick))
-    assert a == bot.action(state, slow)
-    assert state.is_listed(a) and a in state.legal_actions()
-
-
 def test_random_bot_plays_uniformly_on_a_small_state():
     """The random bot's choice has the distribution of ``rng.choice(legal_actions())``."""
     stations = [_station(s, i) for i, s in enumerate("abcdef")]

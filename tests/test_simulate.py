@@ -147,3 +147,39 @@ def test_completion_rounds_match_the_replay(metro):
     for o in simulate(metro, cfg, on_record=records.__setitem__):
         rep_ = replay(metro, records[o.index])
         assert rep_.taken_round == {k: r for k, (r, _) in o.seats[0].completed.items()}
+
+
+@pytest.mark.parametrize("bots", [("greedy", "random"), ("clairvoyant",)])
+def test_streaming_tally_reports_what_the_outcomes_report(metro, bots):
+    """``run`` (kernel or seat by seat, counts merged per chunk, 1 or 2 jobs) and
+    ``summarize`` over every outcome give the same report, byte for byte."""
+    from mapkit.simulate.runner import run
+    from mapkit.simulate.stats import report
+
+    cfg = RunConfig(bots, games=6 if bots == ("clairvoyant",) else 40, seed=2)
+    full = rep.to_json(summarize(metro, simulate(metro, cfg, jobs=1), seed=2))
+    for jobs in (1, 2):
+        assert rep.to_json(report(run(metro, cfg, jobs=jobs), seed=2)) == full
+
+
+def test_the_kernel_runs_as_plain_python(benchmark_maps):
+    """``MAPKIT_JIT=0``: the same kernel functions, uncompiled, play the same games."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "from mapkit.engine import kernel, Game;"
+        "from mapkit.mapfile import load_map;"
+        "import sys;"
+        "assert not kernel.JIT and 'numba' not in sys.modules;"
+        f"g = Game(load_map({str(benchmark_maps / 'metro-city.json')!r}), players=2);"
+        "from tests.test_kernel_agrees import _agree, _params;"
+        "k = kernel.Kernel(g.tables, ('greedy', 'random'), False, _params());"
+        "[_agree(g, k, ('greedy', 'random'), s) for s in (1, 2)]"
+    )
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "MAPKIT_JIT": "0", "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()

@@ -11,20 +11,21 @@ from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.evaluate import View
 from mapkit.bots.model import EXPRESS, FREE, NUMBER, PLUS, Compiled
+from mapkit.engine import cards
 
 if TYPE_CHECKING:
     from mapkit.engine import State
 
-# Engine card kinds (mapkit.engine.cards): 3 4 5 6 x2 x3 + free.
-_KIND = (NUMBER, NUMBER, NUMBER, NUMBER, EXPRESS, EXPRESS, PLUS, FREE)
-_VALUE = (3, 4, 5, 6, 2, 3, 0, 0)
-SIX = 3
-FULL_DECK = ((0, 2), (1, 3), (2, 2), (3, 1), (4, 2), (5, 1), (6, 2), (7, 1))
+_KIND = tuple(
+    FREE if k == cards.FREE else PLUS if k == cards.PLUS else EXPRESS if x else NUMBER
+    for k, x in enumerate(cards.CARD_EXPRESS)
+)
+"""The bots' kind of each engine card kind (``mapkit.engine.cards``, the one card table)."""
 
 
 def card_of(kind: int) -> tuple[str, int]:
     """(bot card kind, value) of an engine card kind."""
-    return _KIND[kind], _VALUE[kind]
+    return _KIND[kind], cards.CARD_VALUE[kind]
 
 
 class Bot:
@@ -52,7 +53,7 @@ class Bot:
         """The bots' model of the state's map, built once per map."""
         city = state.game.city
         if self._compiled is None or self._compiled[0] is not city:
-            self._compiled = (city, Compiled(city))
+            self._compiled = (city, Compiled(state.game.tables))
         return self._compiled[1]
 
     def __repr__(self) -> str:
@@ -89,6 +90,6 @@ def to_action(state: State, cc: Compiled, m: Any) -> int:
 
 def next_cards(state: State) -> list[tuple[int, float]]:
     """(engine card kind, probability) of the next round's card, seen from a decision node."""
-    if state.card() == SIX:
-        return [(k, c / 14) for k, c in FULL_DECK]
+    if state.card() == cards.SIX:
+        return [(k, c / cards.DECK_SIZE) for k, c in enumerate(cards.DECK_COUNTS)]
     return state.chance_outcomes()

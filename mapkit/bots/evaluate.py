@@ -230,7 +230,7 @@ def best_moves(
 ) -> list[tuple[float, int, int, int, int]]:
     """Every candidate as ``(delta, route index, crosses, station, marks)``, unsorted.
 
-    The fast path of the greedy bot: full runs only (a shorter run never scored
+    Greedy's candidates: full runs only (a shorter run never scored
     better in tuning), interchange on each open line, and for a free ride the
     first empty stop of each line and every isolated empty stop (a one-stop hole).
     ``station`` is the boxed/free-ride station or -1.

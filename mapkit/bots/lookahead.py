@@ -40,8 +40,6 @@ class LookaheadBot(GreedyBot):
         best, best_value = None, None
         for m in moves[: self.width]:
             a = self.action(state, m)
-            if not state.is_legal(a):
-                continue
             d, ri, _, _, marks = m
             after = View(v.marked | marks, v.windows[:], v.lost, v.done, v.inter, v.pw)
             if ri >= 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mapkit.mapfile.model import CityMap
+from mapkit.engine.tables import Tables
 
 NUMBER, EXPRESS, PLUS, FREE = "number", "express", "plus", "free"
 
@@ -25,39 +25,39 @@ class Route:
 
 
 class Compiled:
-    """Station indices follow the map's station order; line indices the map's line order."""
+    """The engine's compiled map (``Tables``) with what the bots add: routes as station tuples
+    and bitmasks, the lines at each station. Indices are the engine's."""
 
-    def __init__(self, city: CityMap) -> None:
-        self.city = city
-        self.station_ids = tuple(s.id for s in city.stations)
-        self.station_index = {sid: i for i, sid in enumerate(self.station_ids)}
-        self.n = len(self.station_ids)
-        self.all_mask = (1 << self.n) - 1
-        self.line_ids = tuple(ln.id for ln in city.lines)
-        self.line_index = {lid: i for i, lid in enumerate(self.line_ids)}
-        self.first = tuple(ln.first for ln in city.lines)
-        self.others = tuple(ln.others for ln in city.lines)
-        self.windows = tuple(ln.windows for ln in city.lines)
-        self.loop = tuple(ln.loop for ln in city.lines)
-        self.stops = tuple(tuple(self.station_index[s] for s in ln.stops) for ln in city.lines)
-        self.line_mask = tuple(sum(1 << s for s in set(st)) for st in self.stops)
-        self.count = tuple(city.intersection_count(sid) for sid in self.station_ids)
-        self.special = tuple(s.special for s in city.stations)
-        self.special_mask = sum(1 << i for i, sp in enumerate(self.special) if sp)
+    def __init__(self, tables: Tables) -> None:
+        t = tables
+        self.city = t.city
+        self.tables = t
+        self.station_ids = t.station_ids
+        self.station_index = t.station_index
+        self.n = t.n_stations
+        self.all_mask = t.all_mask
+        self.line_ids = t.line_ids
+        self.line_index = t.line_index
+        self.first = t.first
+        self.others = t.others
+        self.windows = t.windows
+        self.loop = t.loop
+        self.stops = t.stops
+        self.line_mask = t.stop_masks
+        self.count = t.intersections
+        self.special = t.special
+        self.special_mask = t.special_mask
         self.lines_at = tuple(
             tuple(li for li, st in enumerate(self.stops) if i in st) for i in range(self.n)
         )
         self.lines_at_mask = tuple(sum(1 << li for li in self.lines_at[i]) for i in range(self.n))
         routes: list[tuple[Route, ...]] = []
         for li, st in enumerate(self.stops):
-            if self.loop[li]:
-                back = (st[0], *reversed(st[1:]))
-                routes.append(
-                    (
-                        Route(li, "forward", st, tuple(1 << s for s in st)),
-                        Route(li, "backward", back, tuple(1 << s for s in back)),
-                    )
-                )
-            else:
-                routes.append((Route(li, None, st, tuple(1 << s for s in st)),))
+            orders = t.routes[li]  # the engine's route orders: forward, and backward on a loop
+            names = ("forward", "backward") if self.loop[li] else (None,)
+            rs = []
+            for name, order in zip(names, orders, strict=True):
+                stops = tuple(st[j] for j in order)
+                rs.append(Route(li, name, stops, tuple(1 << s for s in stops)))
+            routes.append(tuple(rs))
         self.routes = tuple(routes)

@@ -15,7 +15,7 @@ class RandomBot(Bot):
     """A uniformly random legal action (``State.random_action``: no list is built).
 
     It reads the same rule table as ``legal_actions``; a game of random seats only is
-    ``State.seeded_playout`` (the same game, fused), which ``mapkit simulate`` runs.
+    ``State.seeded_playout``; ``mapkit simulate`` plays it in the kernel (the same games).
     """
 
     name = "random"

@@ -31,12 +31,17 @@ from collections import deque
 from collections.abc import Sequence
 from functools import lru_cache
 
-# card kinds: ("n", v) number, ("x", v) express, ("i", 1) interchange
-CARD_KINDS: tuple[tuple[str, int], ...] = (
-    ("n", 3), ("n", 4), ("n", 5), ("n", 6), ("x", 2), ("x", 3), ("i", 1),
-)  # fmt: skip
-DECK: tuple[int, ...] = (2, 3, 2, 1, 2, 1, 2)  # 13 window cards; the free ride fills none
-_SIX = CARD_KINDS.index(("n", 6))
+from mapkit.engine import cards
+
+_WINDOW_CARDS = tuple(k for k in range(len(cards.CARD_NAMES)) if k != cards.FREE)
+"""The engine's card kinds that fill a window (the free ride fills none), in kind order."""
+CARD_KINDS: tuple[tuple[str, int], ...] = tuple(
+    ("i", 1) if k == cards.PLUS else ("x" if cards.CARD_EXPRESS[k] else "n", cards.CARD_VALUE[k])
+    for k in _WINDOW_CARDS
+)
+"""("n", v) number, ("x", v) express, ("i", 1) interchange: ``mapkit.engine.cards`` read here."""
+DECK: tuple[int, ...] = tuple(cards.DECK_COUNTS[k] for k in _WINDOW_CARDS)
+_SIX = _WINDOW_CARDS.index(cards.SIX)
 BEST_CARDS: tuple[tuple[str, int], ...] = (("n", 6), ("x", 3))
 
 Structure = tuple[tuple[bool, ...], bool]  # (unshared flags in stop order, loop)

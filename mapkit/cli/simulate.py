@@ -151,9 +151,10 @@ def simulate(
     city = load_or_fail(path, check_paper="a4")
 
     from mapkit.engine.record import to_json as record_json
-    from mapkit.simulate import RunConfig, summarize
+    from mapkit.simulate import RunConfig
     from mapkit.simulate import report as rep
-    from mapkit.simulate.runner import simulate as run
+    from mapkit.simulate.runner import run
+    from mapkit.simulate.stats import report as report_of
 
     cfg = RunConfig(
         bots=tuple(names),
@@ -168,10 +169,10 @@ def simulate(
         staging.write(f"{city.id}-{index + 1:05d}.json", record_json(record))
 
     with staging or contextlib.nullcontext():
-        outcomes = run(
+        tally = run(
             city, cfg, jobs=jobs or os.cpu_count() or 1, progress=_Progress(games), on_record=save
         )
-        report = summarize(city, outcomes, variant=variant.value, seed=seed)
+        report = report_of(tally, variant=variant.value, seed=seed)
         if heatmap is not None:
             write_heatmap(city, report, heatmap, heatmap_of, [path])
     if format is TextOrJson.json:

@@ -13,8 +13,32 @@ DECK_COUNTS: tuple[int, ...] = (2, 3, 2, 1, 2, 1, 2, 1)
 CARD_VALUE: tuple[int, ...] = (3, 4, 5, 6, 2, 3, 0, 0)
 CARD_EXPRESS: tuple[bool, ...] = (False, False, False, False, True, True, False, False)
 DECK: tuple[int, ...] = tuple(k for k, n in enumerate(DECK_COUNTS) for _ in range(n))
+DECK_SIZE = len(DECK)
+"""Cards in a full pile (14): after the round of the 6 all of them return."""
 SIX = N6
 CARD_BY_NAME: dict[str, int] = {name: k for k, name in enumerate(CARD_NAMES)}
+
+
+def most_crosses(card: int, empties: int, run: int) -> int:
+    """The most crosses a number or express card allows on a line (rules-notes 1-3).
+
+    ``empties``: empty stops left on the route; ``run``: the empty stops contiguous from the
+    first one. An express card skips marked stops (any ``empties``), a number card stops at
+    one (only the ``run``). The one formula of the rule: the checked engine, the bots and
+    the kernel (which compiles this very function) call it.
+    """
+    reach = empties if CARD_EXPRESS[card] else run
+    v = CARD_VALUE[card]
+    return v if v < reach else reach
+
+
+def nth_card(counts: list[int], r: int) -> int:
+    """The card kind of the ``r``-th card of a pile held as a count per kind (kind order)."""
+    k = 0
+    while r >= counts[k]:
+        r -= counts[k]
+        k += 1
+    return k
 
 
 def card_kind(name: str) -> int:

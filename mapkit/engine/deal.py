@@ -2,8 +2,8 @@
 
 A counter-based hash (splitmix64 of seed and round) instead of a generator, so a
 state clones without copying generator state and a state rebuilt from a record
-deals the same future. ``deal()``, ``upcoming_cards()`` and the fused playouts
-all draw through :func:`pick`.
+deals the same future. ``deal()``, ``upcoming_cards()`` and the kernel
+(which compiles :func:`mix`) all draw through it.
 """
 
 from __future__ import annotations

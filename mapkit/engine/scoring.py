@@ -35,7 +35,7 @@ class Breakdown:
 
     @property
     def penalty(self) -> int:
-        return self.empty_stations if self.solo else self.empty_stations // 2
+        return penalty(self.empty_stations, 1 if self.solo else 2)
 
     @property
     def score(self) -> int:
@@ -43,6 +43,8 @@ class Breakdown:
 
 
 def penalty(empty_stations: int, players: int) -> int:
+    """Rules-notes 15: every empty station costs a point solo, half a point (rounded down)
+    with several players. The kernel compiles this very function."""
     return empty_stations if players == 1 else empty_stations // 2
 
 

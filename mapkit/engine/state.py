@@ -20,21 +20,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mapkit.engine import playout
 from mapkit.engine.cards import (
-    CARD_EXPRESS,
     CARD_NAMES,
-    CARD_VALUE,
     CHANCE,
     DECK_COUNTS,
+    DECK_SIZE,
     FREE,
     PLUS,
     SIX,
     TERMINAL,
+    most_crosses,
+    nth_card,
 )
 from mapkit.engine.deal import pick, seed_key
 from mapkit.engine.errors import IllegalMove
-from mapkit.engine.scoring import Breakdown, ranks
+from mapkit.engine.scoring import Breakdown, penalty, ranks
 
 if TYPE_CHECKING:
     from mapkit.engine.game import Game
@@ -82,7 +82,7 @@ class State:
         self._seed = seed
         self._smix = seed_key(seed)
         self._counts = list(DECK_COUNTS)
-        self._total = 14
+        self._total = DECK_SIZE
         self._cur = CHANCE
         self._card = -1
         self._round = 0
@@ -251,9 +251,11 @@ class State:
         return self._t.n_stations - self._marked[player].bit_count()
 
     def score(self, player: int) -> int:
-        empty = self.empty_stations(player)
-        pen = empty if self._n == 1 else empty // 2
-        return self._lpts[player] + 2 * sum(self._inter[player]) - pen
+        return (
+            self._lpts[player]
+            + 2 * sum(self._inter[player])
+            - penalty(self.empty_stations(player), self._n)
+        )
 
     def scores(self) -> list[int]:
         return [self.score(p) for p in range(self._n)]
@@ -378,9 +380,8 @@ class State:
             if k:
                 raise IllegalMove("an interchange places no crosses")
             return
-        v = CARD_VALUE[c]
         e = t.entry(li, d, lm)
-        m = min(v, len(e[1]) - 1 if CARD_EXPRESS[c] else e[0])
+        m = most_crosses(c, len(e[1]) - 1, e[0])
         if k > m:
             raise IllegalMove(
                 f"more crosses than possible: {k} crosses on line {lid}"
@@ -403,7 +404,7 @@ class State:
         c = self._card
         if c == PLUS:
             return li << 4 if b[2] == f[2] else a
-        mf = min(CARD_VALUE[c], len(f[1]) - 1 if CARD_EXPRESS[c] else f[0])
+        mf = most_crosses(c, len(f[1]) - 1, f[0])
         if k <= mf and f[1][k][0] == b[1][k][0]:
             return li << 4 | k
         return a
@@ -480,12 +481,8 @@ class State:
         """
         if self._cur != CHANCE:
             raise IllegalMove("no card is to be revealed now")
-        r = pick(self._smix, self._round, self._total)
         counts = self._counts
-        k = 0
-        while r >= counts[k]:
-            r -= counts[k]
-            k += 1
+        k = nth_card(counts, pick(self._smix, self._round, self._total))
         counts[k] -= 1
         self._total -= 1
         self._reveal(k)
@@ -504,19 +501,15 @@ class State:
         if last >= 0:
             rnd += 1
             if last == SIX:
-                counts, total = list(DECK_COUNTS), 14
+                counts, total = list(DECK_COUNTS), DECK_SIZE
         for _ in range(n):
-            r = pick(self._smix, rnd, total)
-            k = 0
-            while r >= counts[k]:
-                r -= counts[k]
-                k += 1
+            k = nth_card(counts, pick(self._smix, rnd, total))
             counts[k] -= 1
             total -= 1
             out.append(k)
             rnd += 1
             if k == SIX:
-                counts, total = list(DECK_COUNTS), 14
+                counts, total = list(DECK_COUNTS), DECK_SIZE
         return out
 
     def _reveal(self, c: int) -> None:
@@ -623,26 +616,34 @@ class State:
             self._taken = taken | now
         if self._card == SIX:
             self._counts = list(DECK_COUNTS)
-            self._total = 14
+            self._total = DECK_SIZE
         self._round += 1
         self._card = -1
         self._cur = TERMINAL if not self._unfinished else CHANCE
 
     # --------------------------------------------------------------- playouts
     def random_playout(self, rng: Any) -> State:
-        """Play to the end: cards drawn with ``rng``, uniformly random legal actions.
-
-        The fused fast path of ``mapkit.engine.playout``. Returns ``self``.
-        """
-        return playout.random_playout(self, rng)
+        """Play to the end: cards drawn from the pile with ``rng``, uniformly random legal
+        actions (``random_action``). Returns ``self``. Whole games at speed: the kernel
+        (``mapkit.engine.kernel``)."""
+        rand = rng.random
+        while self._cur != TERMINAL:
+            if self._cur == CHANCE:
+                self.apply_legal(nth_card(self._counts, int(rand() * self._total)))
+            else:
+                self.apply_legal(self.random_action(rand))
+        return self
 
     def seeded_playout(self, rngs: Sequence[Any]) -> State:
-        """Play to the end with the seeded deck and a uniformly random legal action per decision.
-
-        Exactly the game of ``deal()`` and ``apply_legal(random_action(rngs[p].random))``,
-        fused in ``mapkit.engine.playout``. Returns ``self``.
-        """
-        return playout.seeded_playout(self, rngs)
+        """Play to the end with the seeded deck (``deal()``), seat ``p`` choosing
+        ``random_action(rngs[p].random)``: the random bots' game. Returns ``self``."""
+        rands = [r.random for r in rngs]
+        while self._cur != TERMINAL:
+            if self._cur == CHANCE:
+                self.deal()
+            else:
+                self.apply_legal(self.random_action(rands[self._cur]))
+        return self
 
     # ------------------------------------------------------------ moves/text
     def action_to_move(self, action: int) -> dict[str, Any]:

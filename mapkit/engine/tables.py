@@ -8,7 +8,7 @@ and memoised: a move is then a dict lookup and a few ``|=``.
 
 from __future__ import annotations
 
-from mapkit.engine.cards import CARD_EXPRESS, CARD_VALUE, PLUS
+from mapkit.engine.cards import CARD_VALUE, PLUS, most_crosses
 from mapkit.mapfile.model import CityMap
 
 Outcome = tuple[int, tuple[tuple[int, int], ...], int]
@@ -29,12 +29,7 @@ def _memos(city: CityMap) -> tuple:
     if hit is not None and hit[0] is city:
         return hit[1]
     n = len(city.lines)
-    memos = (
-        [{} for _ in range(2 * n)],
-        [{} for _ in range(n)],
-        [[{} for _ in range(n)] for _ in CARD_VALUE],
-        [{} for _ in range(n)],
-    )
+    memos = ([{} for _ in range(2 * n)], [{} for _ in range(n)])
     _MEMOS[id(city)] = (city, memos)
     while len(_MEMOS) > _MEMOS_KEPT:
         del _MEMOS[next(iter(_MEMOS))]
@@ -77,12 +72,10 @@ class Tables:
         """Per card kind: at least as many as ``choices`` can list on any line (sampling)."""
         self.free_base = 16 * self.n_lines
         self.stop_masks = tuple(sum(1 << s for s in st) for st in self.stops)
-        """Per line, the global bits of its stops: ``marked & stop_masks[li]`` keys ``moves``."""
+        """Per line, the global bits of its stops."""
         self.memo: list[dict[int, tuple]]
         self.choice_memo: list[dict[int, tuple[int, ...]]]
-        self.move_memo: list[list[dict[int, tuple]]]
-        self.local_memo: list[dict[int, int]]
-        self.memo, self.choice_memo, self.move_memo, self.local_memo = _memos(city)
+        self.memo, self.choice_memo = _memos(city)
 
     def entry(self, li: int, d: int, lm: int) -> tuple:
         """``(run, outcomes, first_empty_station)`` of line ``li`` in direction ``d``.
@@ -104,7 +97,7 @@ class Tables:
         In the order ``State.legal_actions`` lists them: forward 0..most, then the
         backward moves of a loop that differ from the forward move with as many
         crosses. The one rule of what a card may do on a line: the checked list and
-        the fast paths (``State.random_action``, ``State.seeded_playout``) read it.
+        ``State.random_action`` read it; the kernel compiles the same rule (harness).
         Memoised per (line, line-local mask, card) in ``choice_memo[li][lm << 3 | card]``.
         """
         key = lm << 3 | card
@@ -112,38 +105,6 @@ class Tables:
         x = memo.get(key)
         if x is None:
             x = memo[key] = self._choices(li, lm, card)
-        return x
-
-    def local(self, li: int, gm: int) -> int:
-        """The line-local mask of line ``li`` for ``gm``, the global bits of its marked stops."""
-        memo = self.local_memo[li]
-        lm = memo.get(gm)
-        if lm is None:
-            lm = memo[gm] = sum(1 << j for j, s in enumerate(self.stops[li]) if gm >> s & 1)
-        return lm
-
-    def moves(self, li: int, gm: int, card: int) -> tuple[tuple[int, int, int] | None, ...]:
-        """``choices`` keyed by the global bits ``gm`` of the line's marked stops, with effects.
-
-        One ``(action, global bits marked, interchange number or 0)`` per choice, in
-        ``choices`` order, read from ``choices`` and ``entry`` (what ``apply_action``
-        marks), then ``None`` up to ``slots[card]`` (the sampling slots that are rejected).
-        Memoised in ``move_memo[card][li][gm]``: the seeded playout's table.
-        """
-        lm = self.local(li, gm)
-        out: list[tuple[int, int, int] | None] = []
-        for y in self.choices(li, lm, card):
-            a = li << 4 | y
-            k = y & 7
-            if card == PLUS:
-                e = self.entry(li, y >> 3, lm)
-                out.append((a, e[1][1][0], self.intersections[e[2]]) if e[2] >= 0 else (a, 0, 0))
-            elif k:
-                out.append((a, self.entry(li, y >> 3, lm)[1][k][0], 0))
-            else:
-                out.append((a, 0, 0))
-        out += [None] * (self.slots[card] - len(out))
-        x = self.move_memo[card][li][gm] = tuple(out)
         return x
 
     def _choices(self, li: int, lm: int, card: int) -> tuple[int, ...]:
@@ -154,13 +115,11 @@ class Tables:
                 if b[2] >= 0 and b[2] != e[2]:
                     return (0, 8)
             return (0,)
-        v = CARD_VALUE[card]
-        ex = CARD_EXPRESS[card]
-        m = min(v, len(e[1]) - 1 if ex else e[0])
+        m = most_crosses(card, len(e[1]) - 1, e[0])
         out = list(range(m + 1))
         if self.loop[li]:
             b = self.entry(li, 1, lm)
-            mb = min(v, len(b[1]) - 1 if ex else b[0])
+            mb = most_crosses(card, len(b[1]) - 1, b[0])
             outs = e[1]
             for k in range(1, mb + 1):
                 if k > m or b[1][k][0] != outs[k][0]:

@@ -159,6 +159,170 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def kernel_plays(cfg: RunConfig) -> bool:
+    """Does the game kernel play this run? Every seat a kernel bot (``random``, ``greedy``,
+    ``lookahead``) with its default options; anything else is played seat by seat."""
+    from mapkit.engine.kernel import BOT_CODES
+
+    return all(b in BOT_CODES for b in cfg.bots) and not cfg.bot_options
+
+
+class KernelPlayer:
+    """Plays a run's games in the kernel (``mapkit.engine.kernel``), a batch of games at a time."""
+
+    def __init__(self, city: CityMap, cfg: RunConfig) -> None:
+        from mapkit.bots import make_bot
+        from mapkit.bots.greedy import EXTRA_ACTION
+        from mapkit.bots.lookahead import LookaheadBot
+        from mapkit.engine import Game, GameOptions
+        from mapkit.engine.kernel import Kernel, bot_params
+
+        self.city = city
+        self.cfg = cfg
+        opts = GameOptions(players=len(cfg.bots), special_stations=cfg.special_stations)
+        self.game = Game(city, opts)
+        la = make_bot("lookahead")
+        assert isinstance(la, LookaheadBot)
+        params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
+        self.kernel = Kernel(self.game.tables, cfg.bots, cfg.special_stations, params)
+
+    def seeds(self, lo: int, hi: int) -> Any:
+        import numpy as np
+
+        return np.array([game_seed(self.cfg.seed, i) for i in range(lo, hi)], np.int64)
+
+    def tally(self, lo: int, hi: int) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
+        """The tally of games ``lo .. hi-1`` and, with records on, their records."""
+        from mapkit.simulate.tally import Tally
+
+        tally = Tally(self.city, self.cfg.bots)
+        tally.add(*self.kernel.play_batch(self.seeds(lo, hi)))
+        return tally, self.records(lo, hi)
+
+    def records(self, lo: int, hi: int) -> list[tuple[int, dict[str, Any]]]:
+        if not self.cfg.records:
+            return []
+        from mapkit.engine.record import record_from_history
+
+        names = seat_names(self.cfg.bots)
+        out = []
+        for i in range(lo, hi):
+            seed = game_seed(self.cfg.seed, i)
+            hist = self.kernel.play_history(seed)
+            out.append((i, record_from_history(self.game, hist, names, seed)))
+        return out
+
+    def outcomes(self, lo: int, hi: int) -> list[GameOutcome]:
+        """Games ``lo .. hi-1`` as :class:`GameOutcome` (what ``Player.play`` returns)."""
+        from mapkit.engine.scoring import ranks
+
+        t = self.game.tables
+        seeds = self.seeds(lo, hi)
+        b = self.kernel.play_batch(seeds)
+        out = []
+        for g in range(hi - lo):
+            scores = b.scores[g].tolist()
+            empties = b.empty[g].sum(axis=1).tolist()
+            rk = ranks(scores, empties) if len(scores) > 1 else [1]
+            seats = []
+            for p, name in enumerate(self.cfg.bots):
+                when = b.when[g, p].tolist()
+                firsts = b.firsts[g, p].tolist()
+                completed = {
+                    t.line_ids[li]: (r, t.first[li] if firsts[li] else t.others[li])
+                    for li, r in enumerate(when)
+                    if r
+                }
+                seats.append(
+                    SeatOutcome(
+                        name,
+                        scores[p],
+                        rk[p],
+                        completed,
+                        frozenset(t.line_ids[li] for li, f in enumerate(firsts) if f),
+                        {
+                            t.station_ids[s]: t.intersections[s]
+                            for s in b.boxed[g, p].nonzero()[0].tolist()
+                        },
+                        frozenset(t.station_ids[s] for s in b.empty[g, p].nonzero()[0].tolist()),
+                    )
+                )
+            out.append(GameOutcome(lo + g, int(seeds[g]), int(b.rounds[g]), tuple(seats)))
+        return out
+
+
+_worker: Player | None = None
+_kworker: KernelPlayer | None = None
+
+
+def _kinit(player: KernelPlayer) -> None:
+    global _kworker
+    _kworker = player
+
+
+def _kernel_chunk(bounds: tuple[int, int]) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
+    assert _kworker is not None
+    return _kworker.tally(*bounds)
+
+
+def _python_chunk(bounds: tuple[int, int]) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
+    from mapkit.simulate.stats import tally_of
+
+    assert _worker is not None
+    played = [_worker.play(i) for i in range(*bounds)]
+    records = [(o.index, r) for o, r in played if r is not None]
+    return tally_of(_worker.city, [o for o, _ in played]), records
+
+
+KERNEL_CHUNK = 2048
+
+
+def run(
+    city: CityMap,
+    cfg: RunConfig,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    on_record: Callable[[int, dict[str, Any]], None] | None = None,
+) -> Any:
+    """Play the run and return its :class:`~mapkit.simulate.tally.Tally` (streaming: memory
+    does not grow with the number of games). The kernel plays when :func:`kernel_plays`;
+    other seatings are played seat by seat. The same tally for any ``jobs``."""
+    global _worker, _kworker
+    from mapkit.simulate.tally import Tally
+
+    jobs = max(1, min(jobs or os.cpu_count() or 1, cfg.games))
+    if kernel_plays(cfg):
+        _kworker = KernelPlayer(city, cfg)
+        _kworker.tally(0, 0)  # load (or compile) the kernel once, before any fork
+        work, size = _kernel_chunk, KERNEL_CHUNK
+    else:
+        _worker = Player(city, cfg)
+        work, size = _python_chunk, CHUNK * 16
+    size = max(1, min(size, -(-cfg.games // (jobs * 4)) if jobs > 1 else size))
+    bounds = _chunks(cfg.games, size)
+    total = Tally(city, cfg.bots)
+    done = 0
+    if jobs == 1:
+        results: Iterator[Any] = map(work, bounds)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        results = pool.imap(work, bounds)
+    try:
+        for tally, records in results:
+            total.merge(tally)
+            for index, record in records:
+                if on_record is not None:
+                    on_record(index, record)
+            done += tally.games
+            if progress:
+                progress(done)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    return total
+
+
 _worker: Player | None = None
 
 
@@ -210,7 +374,20 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     on_record: Callable[[int, dict[str, Any]], None] | None = None,
 ) -> list[GameOutcome]:
-    """All outcomes in game order; with records on, ``on_record(index, record)`` per game."""
+    """All outcomes in game order; with records on, ``on_record(index, record)`` per game.
+
+    Keeps every outcome: for many games use :func:`run` (a streaming tally)."""
+    if kernel_plays(cfg) and jobs == 1:
+        player = KernelPlayer(city, cfg)
+        outcomes = []
+        for lo, hi in _chunks(cfg.games, KERNEL_CHUNK):
+            outcomes += player.outcomes(lo, hi)
+            for index, record in player.records(lo, hi):
+                if on_record is not None:
+                    on_record(index, record)
+            if progress:
+                progress(hi)
+        return outcomes
     outcomes = []
     for outcome, record in play_games(city, cfg, jobs, progress):
         outcomes.append(outcome)

@@ -7,12 +7,15 @@ does not depend on how the games were spread over processes.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate, chain, repeat
 from typing import Any
 
 from mapkit.mapfile.model import CityMap
 from mapkit.simulate.outcome import GameOutcome
+from mapkit.simulate.tally import Tally, _fsum_counts
 
 FALLBACK_RANGE = (2, 7)
 """Bonus range for suggestions when every printed ``first`` is equal (the published spread)."""
@@ -27,17 +30,6 @@ def quantile(sorted_values: Sequence[float], q: float) -> float:
     lo = math.floor(pos)
     hi = min(lo + 1, n - 1)
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
-
-
-def mean_sd(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and sample standard deviation (n - 1; 0 for a single value)."""
-    n = len(values)
-    if n == 0:
-        return math.nan, math.nan
-    m = math.fsum(values) / n
-    if n == 1:
-        return m, 0.0
-    return m, math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1))
 
 
 @dataclass
@@ -92,28 +84,25 @@ class Report:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def win_shares(outcome: GameOutcome) -> list[float]:
-    """1/k to each of the k players ranked first, 0 to the others."""
-    winners = [s.rank == 1 for s in outcome.seats]
-    k = sum(winners)
-    return [1.0 / k if w else 0.0 for w in winners]
-
-
-def partial_wins(outcome: GameOutcome) -> list[float]:
+def partial_win(rank: int, tied: int, players: int) -> float:
     """Ludii's partial win: 1 - (r - 1)/(n - 1), r the mean place of a player's tie group.
 
     Ranks are competition ranks (1, 1, 3); a tie group of size k starting at
     rank r occupies places r .. r+k-1, and Ludii scores it at their mean.
     """
+    if players == 1:
+        return 1.0
+    place = rank + (tied - 1) / 2
+    return 1.0 - (place - 1) / (players - 1)
+
+
+def partial_wins(outcome: GameOutcome) -> list[float]:
+    """:func:`partial_win` of every seat of a game."""
     n = len(outcome.seats)
-    if n == 1:
-        return [1.0]
-    out = []
-    for s in outcome.seats:
-        k = sum(1 for o in outcome.seats if o.rank == s.rank)
-        place = s.rank + (k - 1) / 2
-        out.append(1.0 - (place - 1) / (n - 1))
-    return out
+    return [
+        partial_win(s.rank, sum(1 for o in outcome.seats if o.rank == s.rank), n)
+        for s in outcome.seats
+    ]
 
 
 def ludii_balance(rates: Sequence[float]) -> float | None:
@@ -121,17 +110,6 @@ def ludii_balance(rates: Sequence[float]) -> float | None:
     if len(rates) < 2:
         return None
     return 1.0 - (max(rates) - min(rates))
-
-
-def difficulty(city: CityMap, outcomes: Sequence[GameOutcome], line_id: str) -> float:
-    """Mean over player-games of round/(rounds+1) when completed, 1 when not (0 easy .. 1 never)."""
-    total, n = 0.0, 0
-    for g in outcomes:
-        for s in g.seats:
-            done = s.completed.get(line_id)
-            total += done[0] / (g.rounds + 1) if done else 1.0
-            n += 1
-    return total / n if n else math.nan
 
 
 def suggest(city: CityMap, difficulties: dict[str, float]) -> dict[str, tuple[int, int]]:
@@ -166,74 +144,123 @@ def summarize(
     variant: str = "standard",
     seed: int | None = None,
 ) -> Report:
-    """The report over outcomes (all with the same seating)."""
+    """The report over outcomes (all with the same seating): :func:`report` of their tally."""
     if not outcomes:
         raise ValueError("no games to summarize")
-    n_seats = len(outcomes[0].seats)
+    return report(tally_of(city, outcomes), variant=variant, seed=seed)
+
+
+def tally_of(city: CityMap, outcomes: Sequence[GameOutcome]) -> Tally:
+    """The streaming counts of a list of outcomes (their own ranks kept)."""
+    import numpy as np
+
+    n = len(outcomes[0].seats)
+    G = len(outcomes)
+    line_index = {ln.id: i for i, ln in enumerate(city.lines)}
+    station_index = {st.id: i for i, st in enumerate(city.stations)}
+    L, S = len(line_index), len(station_index)
+    scores = np.zeros((G, n), np.int64)
+    rank = np.zeros((G, n), np.int64)
+    rounds = np.zeros(G, np.int64)
+    when = np.zeros((G, n, L), np.int64)
+    firsts = np.zeros((G, n, L), np.int8)
+    empty = np.zeros((G, n, S), np.int8)
+    boxed = np.zeros((G, n, S), np.int8)
+    for g, o in enumerate(outcomes):
+        rounds[g] = o.rounds
+        for p, s in enumerate(o.seats):
+            scores[g, p] = s.score
+            rank[g, p] = s.rank
+            for lid, (r, _) in s.completed.items():
+                when[g, p, line_index[lid]] = r
+            for lid in s.first:
+                firsts[g, p, line_index[lid]] = 1
+            for sid in s.empty:
+                empty[g, p, station_index[sid]] = 1
+            for sid in s.interchanges:
+                boxed[g, p, station_index[sid]] = 1
+    tally = Tally(city, tuple(s.bot for s in outcomes[0].seats))
+    tally.add(scores, rounds, when, firsts, empty, boxed, rank)
+    return tally
+
+
+class _Sorted(Sequence[int]):
+    """The sorted values a histogram counts, as a read-only sequence (for :func:`quantile`)."""
+
+    def __init__(self, hist: dict[int, int]) -> None:
+        self.keys = sorted(hist)
+        self.ends = list(accumulate(hist[k] for k in self.keys))
+
+    def __len__(self) -> int:
+        return self.ends[-1] if self.ends else 0
+
+    def __getitem__(self, i: int) -> int:  # type: ignore[override]
+        return self.keys[bisect_right(self.ends, i)]
+
+
+def report(tally: Tally, *, variant: str = "standard", seed: int | None = None) -> Report:
+    """The report of a tally: every figure as ``summarize`` defines it (docs/simulate.md)."""
+    city = tally.city
+    n = tally.games
+    n_seats = tally.n
     seats = []
     partial_rates = []
-    n = len(outcomes)
-    shares = [win_shares(g) for g in outcomes]
-    partial = [partial_wins(g) for g in outcomes]
     for i in range(n_seats):
-        scores = [g.seats[i].score for g in outcomes]
-        m, sd = mean_sd(scores)
-        ordered = sorted(scores)
-        pw = math.fsum(p[i] for p in partial) / n
+        hist = tally.scores[i]
+        m = _fsum_counts(hist, float) / n
+        sd = 0.0 if n == 1 else math.sqrt(_fsum_counts(hist, lambda v, m=m: (v - m) ** 2) / (n - 1))
+        ordered = _Sorted(hist)
+        p10, p50, p90 = (quantile(ordered, q) for q in (0.1, 0.5, 0.9))
+        pw = _fsum_counts(tally.places[i], lambda rk: partial_win(*rk, n_seats)) / n
         partial_rates.append(pw)
         seats.append(
             SeatStats(
-                bot=outcomes[0].seats[i].bot,
+                bot=tally.bots[i],
                 mean=m,
                 sd=sd,
                 se=sd / math.sqrt(n),
-                p10=quantile(ordered, 0.1),
-                p50=quantile(ordered, 0.5),
-                p90=quantile(ordered, 0.9),
-                win_rate=math.fsum(s[i] for s in shares) / n,
+                p10=p10,
+                p50=p50,
+                p90=p90,
+                win_rate=_fsum_counts(tally.wins[i], lambda k: 1.0 / k) / n,
                 partial_win_rate=pw,
             )
         )
-    rounds = [g.rounds for g in outcomes]
     player_games = n * n_seats
-
-    diffs = {ln.id: difficulty(city, outcomes, ln.id) for ln in city.lines}
+    diffs = {}
+    for li, ln in enumerate(city.lines):
+        rest = repeat(1.0, player_games - int(tally.done[li]))
+        finish = tally.finish[li]
+        done = (x for (r, rr), c in finish.items() for x in repeat(r / (rr + 1), c))
+        diffs[ln.id] = math.fsum(chain(done, rest)) / player_games
     suggested = suggest(city, diffs)
     lines = []
-    for ln in city.lines:
-        done = [s.completed[ln.id] for g in outcomes for s in g.seats if ln.id in s.completed]
-        firsts = sum(1 for g in outcomes for s in g.seats if ln.id in s.first)
+    for li, ln in enumerate(city.lines):
+        done = int(tally.done[li])
         lines.append(
             LineStats(
                 id=ln.id,
                 first=ln.first,
                 others=ln.others,
-                completion_rate=len(done) / player_games,
-                mean_round=math.fsum(r for r, _ in done) / len(done) if done else None,
-                first_rate=firsts / len(done) if done else None,
-                points=math.fsum(p for _, p in done) / player_games,
+                completion_rate=done / player_games,
+                mean_round=int(tally.done_rounds[li]) / done if done else None,
+                first_rate=int(tally.firsts[li]) / done if done else None,
+                points=int(tally.points[li]) / player_games,
                 difficulty=diffs[ln.id],
                 suggested_first=suggested[ln.id][0],
                 suggested_others=suggested[ln.id][1],
             )
         )
-    empty = dict.fromkeys((st.id for st in city.stations), 0)
-    inter = dict.fromkeys(empty, 0)
-    for g in outcomes:
-        for s in g.seats:
-            for sid in s.empty:
-                empty[sid] += 1
-            for sid in s.interchanges:
-                inter[sid] += 1
     stations = [
         StationStats(
             id=st.id,
             lines=city.intersection_count(st.id),
-            empty_rate=empty[st.id] / player_games,
-            interchange_rate=inter[st.id] / player_games,
+            empty_rate=int(tally.empty[si]) / player_games,
+            interchange_rate=int(tally.boxed[si]) / player_games,
         )
-        for st in city.stations
+        for si, st in enumerate(city.stations)
     ]
+    rounds = tally.rounds
     return Report(
         map_id=city.id,
         map_name=city.name,
@@ -242,7 +269,7 @@ def summarize(
         seed=seed,
         seats=seats,
         balance=ludii_balance(partial_rates),
-        rounds_mean=math.fsum(rounds) / n,
+        rounds_mean=_fsum_counts(rounds, float) / n,
         rounds_min=min(rounds),
         rounds_max=max(rounds),
         lines=lines,
