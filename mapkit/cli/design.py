@@ -143,7 +143,15 @@ def tune(
     variant: Annotated[
         Variant, typer.Option(help="special: the special-station rule.")
     ] = Variant.standard,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (0: one per core).")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Candidates at once: processes or Dask workers.")
+    ] = 1,
+    engine: Annotated[
+        str, typer.Option(help="local (processes) or dask (needs the extra 'cluster').")
+    ] = "local",
+    cluster: Annotated[
+        str | None, typer.Option(help="Dask scheduler address (implies --engine dask).")
+    ] = None,
     report_out: Annotated[
         Path | None,
         typer.Option("--report", help="Also write the before/after comparison (JSON) here."),
@@ -165,6 +173,10 @@ def tune(
         fail("--games must be at least 2, --steps and --decision-games at least 0", 2)
     if min_decisions is not None and not decision_games:
         fail("--min-decisions needs --decision-games above 0", 2)
+    if cluster is not None:
+        engine = "dask"
+    if engine not in ("local", "dask"):
+        fail(f"unknown --engine {engine!r}; known: local, dask", 2)
     (path,) = map_paths([map])
     try:
         for out in (output, report_out):
@@ -175,6 +187,7 @@ def tune(
     doc = _load_doc(path)
 
     from mapkit.design.compare import compare_profiles
+    from mapkit.design.sweep import SweepError
     from mapkit.design.tune import Targets, TuneConfig, TuneError
     from mapkit.design.tune import tune as run_tune
 
@@ -188,12 +201,16 @@ def tune(
         decision_games=decision_games,
         special=variant is Variant.special,
         jobs=jobs or os.cpu_count() or 1,
+        engine=engine,
+        cluster=cluster,
     )
     targets = Targets(mean, per_line, min_decisions, max_luck)
     try:
         result = run_tune(doc, targets, cfg, progress=lambda s: typer.echo(f"tune: {s}", err=True))
     except TuneError as exc:
         fail(str(exc), 1)
+    except SweepError as exc:
+        fail(str(exc), 2)
     write_text(output, json.dumps(result.doc, indent=1, ensure_ascii=False) + "\n", [path])
     cmp = compare_profiles(
         result.before,

@@ -36,6 +36,7 @@ from typing import Any
 
 from mapkit.design.decisions import Decisions, measure_decisions
 from mapkit.design.profile import Profile, profile
+from mapkit.design.sweep import Sweep
 from mapkit.mapfile import load_source
 from mapkit.mapfile.model import CityMap
 
@@ -65,6 +66,11 @@ class TuneConfig:
     decision_games: int = 4
     special: bool = False
     jobs: int = 1
+    """Candidates measured at once: local processes, or Dask workers for a local cluster."""
+    engine: str = "local"
+    """``local`` or ``dask`` (``mapkit.design.sweep``): the same result either way."""
+    cluster: str | None = None
+    """A Dask scheduler address; none: a local cluster of ``jobs`` workers."""
 
 
 @dataclass
@@ -174,6 +180,15 @@ def moves(doc: dict[str, Any], cfg: TuneConfig) -> Iterator[tuple[str, dict[str,
                     yield f"station {st['id']} {axis} {st[axis]:g} -> {st[axis] + d:g}", new
 
 
+def evaluate(task: tuple[str, dict[str, Any], TuneConfig]) -> tuple[str, Profile | None]:
+    """One candidate's profile (None: not a valid map); a pure function of the task."""
+    desc, doc, cfg = task
+    c = city_of(doc, validate=desc.startswith("station"))
+    if c is None:
+        return desc, None
+    return desc, profile(c, cfg.games, cfg.seed, cfg.players, cfg.special)
+
+
 def tune(
     doc: dict[str, Any],
     targets: Targets,
@@ -186,37 +201,8 @@ def tune(
     if city is None:
         raise TuneError("the map does not load")
 
-    def measure(c: CityMap) -> Profile:
-        return profile(c, cfg.games, cfg.seed, cfg.players, cfg.special, cfg.jobs)
-
-    before = measure(city)
-    pool = sum(ln.first for ln in before.lines.values())
-    original_bad = guard_failures(before, cfg)
-    path = [(doc, city, before, objective(before, targets, pool))]
-    steps: list[Step] = []
-    say(f"start: objective {path[0][3]:.4f}, greedy mean {before.mean.value:.2f}")
-    for n in range(cfg.steps):
-        cur_doc, _, _, cur_j = path[-1]
-        best = None
-        for desc, new in moves(cur_doc, cfg):
-            c = city_of(new, validate=desc.startswith("station"))
-            if c is None:
-                continue
-            p = measure(c)
-            if guard_failures(p, cfg) - original_bad:
-                continue
-            j = objective(p, targets, pool)
-            if j < cur_j - cfg.tolerance and (best is None or j < best[3]):
-                best = (new, c, p, j, desc)
-        if best is None:
-            say(f"step {n + 1}: no move improves the objective; done")
-            break
-        path.append(best[:4])
-        steps.append(Step(best[4], best[3]))
-        say(f"step {n + 1}: {best[4]}: objective {best[3]:.4f}")
-    result = TuneResult(
-        path[-1][0], path[-1][1], before, path[-1][2], path[0][3], path[-1][3], steps
-    )
+    with Sweep(cfg.engine, cfg.jobs, cfg.cluster) as sweep:
+        result, path, steps = _search(doc, city, targets, cfg, sweep, say)
     if cfg.decision_games:
         say("measuring decisions before and after")
         d0 = measure_decisions(city, cfg.decision_games, cfg.seed, special=cfg.special)
@@ -232,3 +218,37 @@ def tune(
         result.steps = steps
         result.decisions_before, result.decisions_after = d0, d1
     return result
+
+
+def _search(doc, city, targets, cfg, sweep, say):  # type: ignore[no-untyped-def]
+    """The steepest-descent search; returns (result, path of accepted maps, steps)."""
+    ((_, before),) = sweep.map(evaluate, [("original", doc, cfg)])
+    pool = sum(ln.first for ln in before.lines.values())
+    original_bad = guard_failures(before, cfg)
+    path = [(doc, city, before, objective(before, targets, pool))]
+    steps: list[Step] = []
+    say(f"start: objective {path[0][3]:.4f}, greedy mean {before.mean.value:.2f}")
+    for n in range(cfg.steps):
+        cur_doc, _, _, cur_j = path[-1]
+        candidates = list(moves(cur_doc, cfg))
+        profiles = sweep.map(evaluate, [(desc, new, cfg) for desc, new in candidates])
+        best = None
+        for (desc, new), (_, p) in zip(candidates, profiles, strict=True):
+            if p is None or guard_failures(p, cfg) - original_bad:
+                continue
+            j = objective(p, targets, pool)
+            if j < cur_j - cfg.tolerance and (best is None or j < best[2]):
+                best = (new, p, j, desc)
+        if best is None:
+            say(f"step {n + 1}: no move improves the objective; done")
+            break
+        new, p, j, desc = best
+        c = city_of(new, validate=False)
+        assert c is not None
+        path.append((new, c, p, j))
+        steps.append(Step(desc, j))
+        say(f"step {n + 1}/{cfg.steps}: {desc}: objective {j:.4f} ({len(candidates)} candidates)")
+    result = TuneResult(
+        path[-1][0], path[-1][1], before, path[-1][2], path[0][3], path[-1][3], steps
+    )
+    return result, path, steps
