@@ -56,13 +56,13 @@ def profile(
 ) -> Profile:
     from mapkit.simulate import RunConfig, simulate, summarize
 
-    greedy = solo_scores(city, "greedy", games, seed, special, jobs)
     random = solo_scores(city, "random", games, seed, special, jobs)
+    cfg = RunConfig(("greedy",) * players, games, seed, special_stations=special)
+    outcomes = simulate(city, cfg, jobs)
     if players == 1:
-        outcomes = simulate(city, RunConfig(("greedy",), games, seed, special), jobs)
+        greedy = [o.seats[0].score for o in outcomes]
     else:
-        cfg = RunConfig(("greedy",) * players, games, seed, special_stations=special)
-        outcomes = simulate(city, cfg, jobs)
+        greedy = solo_scores(city, "greedy", games, seed, special, jobs)
     rep = summarize(city, outcomes, seed=seed)
     n = games * players
     lines = {}
