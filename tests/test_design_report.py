@@ -7,6 +7,8 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from mapkit.cli import app
@@ -115,3 +117,15 @@ def test_cli_report_html_has_the_plots(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     page = out.read_text()
     assert page.count("data:image/png;base64,") == 3 and "Line races" not in page[:50]
+
+
+@given(st.integers(0, 500), st.integers(1, 500))
+def test_wilson_interval_holds_its_estimate(k: int, n: int) -> None:
+    e = proportion_ci(min(k, n), n)
+    assert 0 <= e.lo <= e.value <= e.hi <= 1
+
+
+@given(st.lists(st.integers(-50, 100), min_size=2, max_size=40))
+def test_mean_interval_holds_the_mean(xs: list[int]) -> None:
+    e = mean_ci(xs)
+    assert e.lo <= e.value <= e.hi and e.se >= 0

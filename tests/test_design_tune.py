@@ -6,11 +6,22 @@ import copy
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from mapkit.cli import app
 from mapkit.design.compare import compare_maps
-from mapkit.design.tune import Targets, TuneConfig, city_of, fair_firsts, tune
+from mapkit.design.intervals import mean_ci, proportion_ci
+from mapkit.design.profile import LineProfile, Profile
+from mapkit.design.tune import (
+    Targets,
+    TuneConfig,
+    city_of,
+    fair_firsts,
+    guard_failures,
+    objective,
+    tune,
+)
 from mapkit.mapfile import load_map
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,3 +128,36 @@ def test_cli_compare_json() -> None:
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     assert doc["games"] == 20 and all(not r["significant"] for r in doc["rows"])
+
+
+def _profile(firsts: dict[str, int], difficulty: dict[str, float], points: dict[str, float],
+             greedy: list[int], random: list[int]) -> Profile:  # fmt: skip
+    lines = {
+        k: LineProfile(
+            k, 2, f, 1, proportion_ci(9, 10), mean_ci([points[k]] * 3), difficulty[k], []
+        )
+        for k, f in firsts.items()
+    }
+    return Profile("hand", len(greedy), 1, greedy, random, lines)
+
+
+def test_objective_terms_by_hand() -> None:
+    p = _profile({"A": 2, "B": 6}, {"A": 0.6, "B": 0.2}, {"A": 2, "B": 6},
+                 [10, 12, 14], [0, 2, 4])  # fmt: skip
+    assert fair_firsts(p) == pytest.approx({"A": 6.0, "B": 2.0})
+    assert objective(p, Targets(per_line=True), 8) == pytest.approx((16 + 16) / 2)
+    assert objective(p, Targets(mean=10), 8) == pytest.approx(1.0)  # ((12 - 10) / 2)^2
+    # rows (0, 10), (2, 12), (4, 14): SS total 166, decks 2 * (4 + 0 + 4) = 16, bots 150
+    assert p.luck == pytest.approx(16 / 166)
+    assert objective(p, Targets(max_luck=0.5), 8) == 0
+    assert objective(p, Targets(max_luck=0.0), 8) == pytest.approx(100 * p.luck**2 / 1e-4)
+
+
+def test_guards_flag_uncompletable_and_dominant_lines() -> None:
+    ids = "ABCDE"
+    pts = dict(zip(ids, (0.2, 9, 0.2, 0.2, 0.2), strict=True))
+    p = _profile(dict.fromkeys(ids, 3), dict.fromkeys(ids, 0.5), pts, [1, 2], [0, 1])
+    cfg = TuneConfig()
+    assert guard_failures(p, cfg) == {"line B dominant"}  # 9 > 3 x the mean 1.96
+    p.lines["A"].completion = proportion_ci(1, 50)
+    assert guard_failures(p, cfg) == {"line B dominant", "line A not completable"}

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import random
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from mapkit.design.intervals import Estimate, bootstrap_ci
 from mapkit.mapfile.model import CityMap
@@ -36,6 +38,24 @@ class Decisions:
             "share": self.share.to_dict(),
             "regret": self.regret.to_dict(),
         }
+
+
+class GameDecisions(NamedTuple):
+    """One game's valued turns: how many, how many mattered, each turn's regret."""
+
+    turns: int
+    matters: int
+    regrets: list[float]
+
+
+def _share(games: Sequence[GameDecisions]) -> float:
+    n = sum(g.turns for g in games)
+    return sum(g.matters for g in games) / n if n else 0.0
+
+
+def _regret(games: Sequence[GameDecisions]) -> float:
+    xs = [x for g in games for x in g.regrets]
+    return statistics.fmean(xs) if xs else 0.0
 
 
 def _playout(state, bot, rng: random.Random) -> int:  # type: ignore[no-untyped-def]
@@ -66,7 +86,7 @@ def measure_decisions(
     game = Game(city, GameOptions(players=1, special_stations=special))
     player = make_bot("greedy", 0)
     roller = make_bot("greedy", 0)
-    per_game: list[tuple[int, float]] = []
+    per_game: list[GameDecisions] = []
     for i in range(games):
         gs = game_seed(seed, i)
         state = game.new_initial_state(gs)
@@ -97,21 +117,11 @@ def measure_decisions(
                 regrets.append(best - statistics.fmean(typical))
                 turn += 1
             state.apply_action(choice)
-        per_game.append((turn, matters, regrets))  # type: ignore[arg-type]
-    turns = sum(t for t, _, _ in per_game)
-
-    def share(gs):  # type: ignore[no-untyped-def]
-        n = sum(t for t, _, _ in gs)
-        return sum(m for _, m, _ in gs) / n if n else 0.0
-
-    def regret(gs):  # type: ignore[no-untyped-def]
-        xs = [x for _, _, r in gs for x in r]
-        return statistics.fmean(xs) if xs else 0.0
-
+        per_game.append(GameDecisions(turn, matters, regrets))
     return Decisions(
         games,
-        turns,
+        sum(g.turns for g in per_game),
         threshold,
-        bootstrap_ci(per_game, share, seed),
-        bootstrap_ci(per_game, regret, seed),
+        bootstrap_ci(per_game, _share, seed),
+        bootstrap_ci(per_game, _regret, seed),
     )

@@ -44,7 +44,8 @@ def proportion_ci(successes: float, n: int) -> Estimate:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), math.sqrt(p * (1 - p) / n))
+    lo, hi = max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+    return Estimate(p, lo, hi, math.sqrt(p * (1 - p) / n))
 
 
 def bootstrap_ci(

@@ -98,7 +98,8 @@ class DesignReport:
             ]
         out += [
             "",
-            f"Lines ({c.players} greedy players, {c.games} games)",
+            f"Lines ({'solo' if c.players == 1 else f'{c.players} greedy players'}, "
+            f"{c.games} games)",
             f"  {'line':<6}{'printed':>8}{'completed':>22}{'first taken':>22}{'pts/player':>22}"
             "  half-way round",
         ]
