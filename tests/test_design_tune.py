@@ -17,6 +17,7 @@ from mapkit.design.tune import (
     Targets,
     TuneConfig,
     city_of,
+    decisions_hold,
     fair_firsts,
     guard_failures,
     objective,
@@ -69,7 +70,8 @@ def test_decisions_guard_undoes_edits_that_flatten_choices() -> None:
     cfg = TuneConfig(games=60, seed=1, decision_games=3)
     r = tune(mini(), Targets(per_line=True), cfg)
     assert r.decisions_after is not None and r.decisions_before is not None
-    assert r.decisions_after.share.value >= r.decisions_before.share.value
+    assert decisions_hold(r.decisions_before, r.decisions_after, Targets())
+    assert r.undone  # adding windows to the harder line flattened the choices: edits undone
 
 
 def test_tune_is_deterministic_and_writes_a_valid_new_map(tmp_path: Path) -> None:

@@ -138,7 +138,7 @@ def tune(
     games: Annotated[int, typer.Option("--games", "-n", help="Decks per evaluation.")] = 300,
     decision_games: Annotated[
         int, typer.Option(help="Games for the decisions guard (0: skip it).")
-    ] = 4,
+    ] = 6,
     seed: Annotated[int, typer.Option(help="Run seed: the same decks for every candidate.")] = 0,
     variant: Annotated[
         Variant, typer.Option(help="special: the special-station rule.")

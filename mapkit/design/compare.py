@@ -83,8 +83,13 @@ class Comparison:
         out.append(f"{'figure':<{w}}  {'A':>24}  {'B':>24}  {'B - A':>26}")
         for r in self.rows:
             star = " *" if r.significant else ""
+            f = (
+                ".3f"
+                if "share" in r.figure or "completed" in r.figure or "matters" in r.figure
+                else ".2f"
+            )
             out.append(
-                f"{r.figure:<{w}}  {r.a.text():>24}  {r.b.text():>24}  {r.diff.text():>24}{star}"
+                f"{r.figure:<{w}}  {r.a.text(f):>24}  {r.b.text(f):>24}  {r.diff.text(f):>24}{star}"
             )
         return "\n".join(out) + "\n"
 

@@ -21,20 +21,24 @@ without errors. Each step evaluates every move from the current map and takes th
 Guards, checked for every candidate (a guard the original already fails only may not get
 worse): every line completable (greedy completion share >= ``min_completion``); no dominant
 line (no line pays more than ``dominance`` times the mean points of all lines). After the
-search, decisions (``decisions.py``) are measured on the original and the result; if the
-result's share of turns that matter is below the original's (or below ``--min-decisions``),
-accepted steps are undone, last first, until it is not.
+search, decisions (``decisions.py``) are measured on the original and the result; while the
+result's share of turns that matter or its regret of a random move is significantly below the
+original's (by more than 1.96 standard errors of the difference: a few games give noisy figures,
+and undoing edits on noise would be arbitrary), or the share is below ``--min-decisions``,
+accepted steps are undone, last first.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from mapkit.design.decisions import Decisions, measure_decisions
+from mapkit.design.intervals import Z95, Estimate
 from mapkit.design.profile import Profile, profile
 from mapkit.design.sweep import Sweep
 from mapkit.mapfile import load_source
@@ -63,7 +67,7 @@ class TuneConfig:
     min_completion: float = 0.05
     dominance: float = 3.0
     tolerance: float = 1e-9
-    decision_games: int = 4
+    decision_games: int = 6
     special: bool = False
     jobs: int = 1
     """Candidates measured at once: local processes, or Dask workers for a local cluster."""
@@ -118,6 +122,21 @@ def objective(p: Profile, targets: Targets, pool: float) -> float:
     if targets.max_luck is not None:
         j += 100 * max(0.0, p.luck - targets.max_luck) ** 2 / 0.01**2
     return j
+
+
+def _below(before: Estimate, after: Estimate) -> bool:
+    """Is ``after`` significantly below ``before`` (by more than 1.96 standard errors)?"""
+    return after.value < before.value - Z95 * math.hypot(before.se, after.se)
+
+
+def decisions_hold(before: Decisions, after: Decisions, targets: Targets) -> bool:
+    """Decisions not below the original's: neither the share of turns that matter nor the
+    regret of a random move significantly lower, and the share at least ``--min-decisions``."""
+    return (
+        not _below(before.share, after.share)
+        and not _below(before.regret, after.regret)
+        and after.share.value >= (targets.min_decisions or 0.0)
+    )
 
 
 def guard_failures(p: Profile, cfg: TuneConfig) -> set[str]:
@@ -206,14 +225,16 @@ def tune(
     if cfg.decision_games:
         say("measuring decisions before and after")
         d0 = measure_decisions(city, cfg.decision_games, cfg.seed, special=cfg.special)
-        floor = max(d0.share.value, targets.min_decisions or 0.0)
         while True:
             d1 = measure_decisions(path[-1][1], cfg.decision_games, cfg.seed, special=cfg.special)
-            if d1.share.value >= floor or len(path) == 1:
+            if decisions_hold(d0, d1, targets) or len(path) == 1:
                 break
             path.pop()
             result.undone.append(steps.pop().move)
-            say(f"decisions {d1.share.value:.3f} < {floor:.3f}: undoing {result.undone[-1]}")
+            say(
+                f"decisions {d1.share.value:.3f} (regret {d1.regret.value:.2f}) against "
+                f"{d0.share.value:.3f} ({d0.regret.value:.2f}): undoing {result.undone[-1]}"
+            )
         result.doc, result.city, result.after, result.objective_after = path[-1]
         result.steps = steps
         result.decisions_before, result.decisions_after = d0, d1
