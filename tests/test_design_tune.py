@@ -86,7 +86,9 @@ def test_tune_is_deterministic_and_writes_a_valid_new_map(tmp_path: Path) -> Non
         assert "greedy solo mean" in res.stdout
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
-    assert city_of(json.loads(outs[0]), validate=True) is not None
+    tuned = json.loads(outs[0])
+    assert city_of(tuned, validate=True) is not None
+    assert (tmp_path / tuned["$schema"]).resolve() == ROOT / "schemas" / "map.schema.json"
     rep = json.loads((tmp_path / "ra.json").read_text())
     assert rep["edits"] and rep["rows"][0]["figure"] == "greedy solo mean"
 
@@ -96,6 +98,13 @@ def test_tune_refuses_its_input_and_needs_a_target(tmp_path: Path) -> None:
     assert runner.invoke(app, ["tune", str(MINI), "-o", str(MINI), "--mean", "5"]).exit_code == 2
     assert runner.invoke(app, ["tune", str(MINI), "-o", str(tmp_path / "x.json")]).exit_code == 2
     assert MINI.read_bytes() == before
+    out = str(tmp_path / "x.json")
+    assert (
+        runner.invoke(
+            app, ["tune", str(MINI), "-o", out, "--mean", "5", "--engine", "spark"]
+        ).exit_code
+        == 2
+    )
 
 
 def test_station_moves_keep_the_map_valid() -> None:

@@ -116,6 +116,20 @@ def _load_doc(path: Path) -> dict:
     return json.loads(data)
 
 
+def _rebase_schema(doc: dict, source: Path, output: Path) -> dict:
+    """Keep a relative ``$schema`` pointing at the same file from the output's folder."""
+    import os
+
+    ref = doc.get("$schema")
+    if not isinstance(ref, str) or "://" in ref or os.path.isabs(ref):
+        return doc
+    target = (source.parent / ref).resolve()
+    if not target.exists():
+        return doc
+    rel = os.path.relpath(target, output.resolve().parent)
+    return {**doc, "$schema": Path(rel).as_posix()}
+
+
 def tune(
     map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The tuned map (a new file).")],
@@ -211,7 +225,8 @@ def tune(
         fail(str(exc), 1)
     except SweepError as exc:
         fail(str(exc), 2)
-    write_text(output, json.dumps(result.doc, indent=1, ensure_ascii=False) + "\n", [path])
+    tuned = _rebase_schema(result.doc, path, output)
+    write_text(output, json.dumps(tuned, indent=1, ensure_ascii=False) + "\n", [path])
     cmp = compare_profiles(
         result.before,
         result.after,
