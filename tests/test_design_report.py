@@ -61,10 +61,10 @@ def test_luck_share_of_pure_deck_and_pure_bot_matrices() -> None:
 
 def test_tension_of_a_hand_made_game() -> None:
     # leader: p0, then p1 (change), then p0 (change); p0 wins, trailed by 2 in round 2
-    changes, drama, tie, decided = game_tension([[1, 0], [0, 2], [3, 1]], [1, 2])
+    changes, drama, tie, decided, when = game_tension([[1, 0], [0, 2], [3, 1]], [1, 2])
     assert (changes, drama, tie) == (2, 2.0, False)
-    assert decided == 1.0  # only the last round put the winner ahead for good
-    assert game_tension([[5, 0], [6, 1], [7, 2]], [1, 2])[3] == pytest.approx(1 / 3)
+    assert (decided, when) == (1.0, 3)  # only the last round put the winner ahead for good
+    assert game_tension([[5, 0], [6, 1], [7, 2]], [1, 2])[3:] == (pytest.approx(1 / 3), 1)
     assert game_tension([[1, 1], [2, 2]], [1, 1])[2] is True
 
 

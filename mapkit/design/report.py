@@ -94,7 +94,8 @@ class DesignReport:
                 f"  lead changes     {t.lead_changes.text()}",
                 f"  drama (points)   {t.drama.text()}",
                 f"  tie rate         {t.tie_rate.text('.3f')}",
-                f"  decided at       {t.decided.text('.3f')} of the game",
+                f"  decided at       {t.decided.text('.3f')} of the game, "
+                f"round {t.decided_round.text('.1f')}",
             ]
         out += [
             "",

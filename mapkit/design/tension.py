@@ -9,7 +9,8 @@ far) are read. Per game:
   (0 when they never trailed);
 - ``tie``: two or more players share the first rank at the end (score, then empty stations);
 - ``decided``: the first round after which the eventual winner leads alone to the end,
-  as a share of the game's rounds (1: only the last round decided it; ties count as 1).
+  as a share of the game's rounds (1: only the last round decided it; ties count as 1), and
+  ``decided_round``, that round itself (1-based; a tie: the last round).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Tension:
     drama: Estimate
     tie_rate: Estimate
     decided: Estimate
+    decided_round: Estimate
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -38,6 +40,7 @@ class Tension:
             "drama": self.drama.to_dict(),
             "tie_rate": self.tie_rate.to_dict(),
             "decided": self.decided.to_dict(),
+            "decided_round": self.decided_round.to_dict(),
         }
 
 
@@ -47,8 +50,9 @@ def _sole_leader(scores: list[int]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def game_tension(trail: list[list[int]], ranks: list[int]) -> tuple[int, float, bool, float]:
-    """(lead changes, drama, tie, decided share) of one game's per-round scores and ranks."""
+def game_tension(trail: list[list[int]], ranks: list[int]) -> tuple[int, float, bool, float, int]:
+    """(lead changes, drama, tie, decided share, decided round) of one game's per-round
+    scores and ranks."""
     winners = [p for p, r in enumerate(ranks) if r == 1]
     tie = len(winners) > 1
     w = winners[0]
@@ -67,8 +71,9 @@ def game_tension(trail: list[list[int]], ranks: list[int]) -> tuple[int, float, 
             if _sole_leader(trail[r]) != w:
                 break
             decided = r
-    share = 1.0 if tie or not trail else min(1.0, (decided + 1) / len(trail))
-    return changes, float(drama), tie, share
+    decided = min(decided, len(trail) - 1) if trail else 0
+    share = 1.0 if tie or not trail else (decided + 1) / len(trail)
+    return changes, float(drama), tie, share, decided + 1
 
 
 def measure_tension(
@@ -103,4 +108,5 @@ def measure_tension(
         mean_ci([r[1] for r in results]),
         proportion_ci(sum(r[2] for r in results), games),
         mean_ci([r[3] for r in results]),
+        mean_ci([r[4] for r in results]),
     )
