@@ -103,17 +103,12 @@ def report(
 
 
 def _load_doc(path: Path) -> dict:
+    """The map's JSON document, after ``load_or_fail`` (exit 1 for a map that does not load,
+    a warning for one with validation errors)."""
     import json
 
-    from mapkit.mapfile import load_source
-
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror}", 2)
-    if load_source(data, str(path)).map is None:
-        load_or_fail(path)
-    return json.loads(data)
+    load_or_fail(path, check_paper="a4")
+    return json.loads(path.read_bytes())
 
 
 def _rebase_schema(doc: dict, source: Path, output: Path) -> dict:
