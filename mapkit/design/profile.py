@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mapkit.design.intervals import Estimate, bootstrap_ci, mean_ci, proportion_ci
-from mapkit.design.skill import shares, solo_scores
+from mapkit.design.skill import outcomes, shares, solo_scores
 from mapkit.mapfile.model import CityMap
 
 FAST_LADDER = ("random", "greedy")
@@ -54,21 +54,21 @@ class Profile:
 def profile(
     city: CityMap, games: int, seed: int, players: int = 1, special: bool = False, jobs: int = 1
 ) -> Profile:
-    from mapkit.simulate import RunConfig, simulate, summarize
+    from mapkit.simulate import RunConfig, summarize
 
     random = solo_scores(city, "random", games, seed, special, jobs)
     cfg = RunConfig(("greedy",) * players, games, seed, special_stations=special)
-    outcomes = simulate(city, cfg, jobs)
+    played = outcomes(city, cfg, jobs)
     if players == 1:
-        greedy = [o.seats[0].score for o in outcomes]
+        greedy = [o.seats[0].score for o in played]
     else:
         greedy = solo_scores(city, "greedy", games, seed, special, jobs)
-    rep = summarize(city, outcomes, seed=seed)
+    rep = summarize(city, played, seed=seed)
     n = games * players
     lines = {}
     for line, stats in zip(city.lines, rep.lines, strict=True):
-        pts = [s.completed.get(line.id, (0, 0))[1] for o in outcomes for s in o.seats]
-        done = sum(1 for o in outcomes for s in o.seats if line.id in s.completed)
+        pts = [s.completed.get(line.id, (0, 0))[1] for o in played for s in o.seats]
+        done = sum(1 for o in played for s in o.seats if line.id in s.completed)
         lines[line.id] = LineProfile(
             line.id,
             line.windows,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mapkit.design.intervals import Estimate, mean_ci, proportion_ci
+from mapkit.design.skill import outcomes
 from mapkit.mapfile.model import CityMap
 
 
@@ -38,19 +39,19 @@ class LineRace:
 def measure_races(
     city: CityMap, players: int, games: int, seed: int, special: bool = False, jobs: int = 1
 ) -> list[LineRace]:
-    from mapkit.simulate import RunConfig, simulate
+    from mapkit.simulate import RunConfig
 
     cfg = RunConfig(("greedy",) * players, games, seed, special_stations=special)
-    outcomes = simulate(city, cfg, jobs)
-    horizon = max(o.rounds for o in outcomes)
+    played = outcomes(city, cfg, jobs)
+    horizon = max(o.rounds for o in played)
     n = games * players
     out = []
     for line in city.lines:
         rounds = [
-            s.completed[line.id][0] for o in outcomes for s in o.seats if line.id in s.completed
+            s.completed[line.id][0] for o in played for s in o.seats if line.id in s.completed
         ]
-        pts = [s.completed.get(line.id, (0, 0))[1] for o in outcomes for s in o.seats]
-        firsts = sum(any(line.id in s.first for s in o.seats) for o in outcomes)
+        pts = [s.completed.get(line.id, (0, 0))[1] for o in played for s in o.seats]
+        firsts = sum(any(line.id in s.first for s in o.seats) for o in played)
         curve = [sum(1 for x in rounds if x <= r) / n for r in range(1, horizon + 1)]
         out.append(
             LineRace(
