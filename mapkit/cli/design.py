@@ -1,0 +1,302 @@
+"""``mapkit report``, ``mapkit tune`` and ``mapkit compare``: design analysis of maps."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mapkit.cli.common import TextOrJson, Variant, fail, load_or_fail, map_paths
+
+
+class ReportFormat(StrEnum):
+    text = "text"
+    json = "json"
+    html = "html"
+
+
+def _say(what: str) -> None:
+    typer.echo(f"mapkit: measuring {what}...", err=True)
+
+
+def report(
+    map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Decks per bot (skill, difficulty), race games.")
+    ] = 200,
+    players: Annotated[int, typer.Option(help="Seats for tension and races (1: solo).")] = 3,
+    tension_games: Annotated[int, typer.Option(help="Games for the tension figures.")] = 100,
+    decision_games: Annotated[int, typer.Option(help="Games for the decision figures.")] = 6,
+    threshold: Annotated[float, typer.Option(help="Points by which a choice must matter.")] = 1.0,
+    seed: Annotated[int, typer.Option(help="Run seed (the same decks for every bot).")] = 0,
+    variant: Annotated[
+        Variant, typer.Option(help="special: the special-station rule.")
+    ] = Variant.standard,
+    scale: Annotated[
+        bool, typer.Option(help="Measure the shipped cities for the difficulty scale.")
+    ] = True,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (0: one per core).")] = 1,
+    format: Annotated[
+        ReportFormat, typer.Option("--format", "-f", help="text, json or html.")
+    ] = ReportFormat.text,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+    ] = None,
+) -> None:
+    """Is MAP skilful, tense and fair? Skill ladder and luck share, decisions, tension,
+    line races and difficulty, every figure with a 95 % interval.
+
+    Exit 0: done; 1: the map cannot be loaded; 2: usage problem.
+    """
+    import os
+
+    from mapkit.atomic import OutputError, check_writable, write_text
+
+    if games < 2 or tension_games < 1 or decision_games < 1:
+        fail("--games must be at least 2, --tension-games and --decision-games at least 1", 2)
+    if not 1 <= players <= 6:
+        fail("--players must be 1 to 6", 2)
+    if jobs < 0:
+        fail("--jobs must be 0 (one per core) or more", 2)
+    (path,) = map_paths([map])
+    if output is not None:
+        try:
+            check_writable(output, [path])
+        except OutputError as exc:
+            fail(str(exc), 2)
+    if format is ReportFormat.html:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            fail("--format html needs matplotlib: pip install 'mapkit[report]'", 2)
+    city = load_or_fail(path, check_paper="a4")
+
+    from mapkit.design.report import ReportConfig, design_report
+
+    cfg = ReportConfig(
+        games=games,
+        seed=seed,
+        players=players,
+        tension_games=tension_games,
+        decision_games=decision_games,
+        threshold=threshold,
+        special=variant is Variant.special,
+        difficulty=scale,
+        jobs=jobs or os.cpu_count() or 1,
+    )
+    rep = design_report(city, cfg, progress=_say if sys.stderr.isatty() else None)
+    if format is ReportFormat.html:
+        from mapkit.design.html import to_html
+
+        text = to_html(rep)
+    elif format is ReportFormat.json:
+        text = rep.to_json()
+    else:
+        text = rep.to_text()
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        write_text(output, text, [path])
+
+
+def _load_doc(path: Path) -> dict:
+    """The map's JSON document, after ``load_or_fail`` (exit 1 for a map that does not load,
+    a warning for one with validation errors)."""
+    import json
+
+    load_or_fail(path, check_paper="a4")
+    return json.loads(path.read_bytes())
+
+
+def _rebase_schema(doc: dict, source: Path, output: Path) -> dict:
+    """Keep a relative ``$schema`` pointing at the same file from the output's folder."""
+    import os
+
+    ref = doc.get("$schema")
+    if not isinstance(ref, str) or "://" in ref or os.path.isabs(ref):
+        return doc
+    target = (source.parent / ref).resolve()
+    if not target.exists():
+        return doc
+    rel = os.path.relpath(target, output.resolve().parent)
+    return {**doc, "$schema": Path(rel).as_posix()}
+
+
+def tune(
+    map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The tuned map (a new file).")],
+    mean: Annotated[float | None, typer.Option(help="Target greedy solo mean score.")] = None,
+    per_line: Annotated[
+        bool, typer.Option("--per-line", help="Bonuses in proportion to measured difficulty.")
+    ] = False,
+    min_decisions: Annotated[
+        float | None, typer.Option(help="Share of turns where the choice matters, at least.")
+    ] = None,
+    max_luck: Annotated[
+        float | None, typer.Option(help="Luck share (random, greedy ladder), at most.")
+    ] = None,
+    move_stations: Annotated[
+        bool, typer.Option("--move-stations", help="Also try small station moves.")
+    ] = False,
+    windows: Annotated[bool, typer.Option(help="Search the lines' windows.")] = True,
+    points: Annotated[bool, typer.Option(help="Search the lines' points.")] = True,
+    steps: Annotated[int, typer.Option(help="At most this many accepted edits.")] = 20,
+    games: Annotated[int, typer.Option("--games", "-n", help="Decks per evaluation.")] = 300,
+    decision_games: Annotated[
+        int, typer.Option(help="Games for the decisions guard (0: skip it).")
+    ] = 6,
+    seed: Annotated[int, typer.Option(help="Run seed: the same decks for every candidate.")] = 0,
+    variant: Annotated[
+        Variant, typer.Option(help="special: the special-station rule.")
+    ] = Variant.standard,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Candidates at once: processes or Dask workers.")
+    ] = 1,
+    engine: Annotated[
+        str, typer.Option(help="local (processes) or dask (needs the extra 'cluster').")
+    ] = "local",
+    cluster: Annotated[
+        str | None, typer.Option(help="Dask scheduler address (implies --engine dask).")
+    ] = None,
+    report_out: Annotated[
+        Path | None,
+        typer.Option("--report", help="Also write the before/after comparison (JSON) here."),
+    ] = None,
+) -> None:
+    """Search MAP's windows and points (with --move-stations, station moves) towards the
+    targets, write the tuned map to -o, and print a before/after comparison.
+
+    Deterministic for a --seed. Exit 0: done; 1: the map cannot be loaded; 2: usage problem.
+    """
+    import json
+    import os
+
+    from mapkit.atomic import OutputError, check_writable, write_text
+
+    if mean is None and not per_line and max_luck is None and min_decisions is None:
+        fail("set a target: --mean, --per-line, --min-decisions or --max-luck", 2)
+    if games < 2 or steps < 0 or decision_games < 0:
+        fail("--games must be at least 2, --steps and --decision-games at least 0", 2)
+    if min_decisions is not None and not decision_games:
+        fail("--min-decisions needs --decision-games above 0", 2)
+    if cluster is not None:
+        engine = "dask"
+    if engine not in ("local", "dask"):
+        fail(f"unknown --engine {engine!r}; known: local, dask", 2)
+    (path,) = map_paths([map])
+    try:
+        for out in (output, report_out):
+            if out is not None:
+                check_writable(out, [path])
+    except OutputError as exc:
+        fail(str(exc), 2)
+    doc = _load_doc(path)
+
+    from mapkit.design.compare import compare_profiles
+    from mapkit.design.sweep import SweepError
+    from mapkit.design.tune import Targets, TuneConfig, TuneError
+    from mapkit.design.tune import tune as run_tune
+
+    cfg = TuneConfig(
+        games=games,
+        seed=seed,
+        steps=steps,
+        windows=windows,
+        points=points,
+        move_stations=move_stations,
+        decision_games=decision_games,
+        special=variant is Variant.special,
+        jobs=jobs or os.cpu_count() or 1,
+        engine=engine,
+        cluster=cluster,
+    )
+    targets = Targets(mean, per_line, min_decisions, max_luck)
+    try:
+        result = run_tune(doc, targets, cfg, progress=lambda s: typer.echo(f"tune: {s}", err=True))
+    except TuneError as exc:
+        fail(str(exc), 1)
+    except SweepError as exc:
+        fail(str(exc), 2)
+    tuned = _rebase_schema(result.doc, path, output)
+    write_text(output, json.dumps(tuned, indent=1, ensure_ascii=False) + "\n", [path])
+    cmp = compare_profiles(
+        result.before,
+        result.after,
+        seed,
+        result.decisions_before,
+        result.decisions_after,
+        names=(str(path), str(output)),
+    )
+    typer.echo(
+        f"objective {result.objective_before:.4f} -> {result.objective_after:.4f} "
+        f"in {len(result.steps)} edits"
+        + (f" ({len(result.undone)} undone by the decisions guard)" if result.undone else "")
+    )
+    for s in result.steps:
+        typer.echo(f"  {s.move}")
+    typer.echo("")
+    typer.echo(cmp.to_text(), nl=False)
+    if report_out is not None:
+        doc_out = {
+            "objective": {"before": result.objective_before, "after": result.objective_after},
+            "edits": [s.move for s in result.steps],
+            "undone": result.undone,
+            **cmp.to_dict(),
+        }
+        write_text(report_out, json.dumps(doc_out, indent=2) + "\n", [path])
+
+
+def compare(
+    a: Annotated[str, typer.Argument(help="Map A (file or shipped city).")],
+    b: Annotated[str, typer.Argument(help="Map B (file or shipped city).")],
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Decks (the same for A and B).")
+    ] = 500,
+    players: Annotated[int, typer.Option(help="Seats for the per-line figures.")] = 1,
+    decision_games: Annotated[
+        int, typer.Option(help="Games for the decision figures (0: skip).")
+    ] = 0,
+    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    variant: Annotated[
+        Variant, typer.Option(help="special: the special-station rule.")
+    ] = Variant.standard,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (0: one per core).")] = 1,
+    format: Annotated[
+        TextOrJson, typer.Option("--format", "-f", help="Output format.")
+    ] = TextOrJson.text,
+) -> None:
+    """Two versions of a map side by side on the same decks: figures with 95 % intervals,
+    differences marked * when significant.
+
+    Exit 0: done; 1: a map cannot be loaded; 2: usage problem.
+    """
+    import os
+
+    if games < 2 or decision_games < 0 or not 1 <= players <= 6:
+        fail("--games at least 2, --decision-games at least 0, --players 1 to 6", 2)
+    pa, pb = map_paths([a, b])
+    ca, cb = load_or_fail(pa, check_paper="a4"), load_or_fail(pb, check_paper="a4")
+
+    from mapkit.design.compare import compare_maps
+
+    cmp = compare_maps(
+        ca,
+        cb,
+        games,
+        seed,
+        players,
+        decision_games,
+        variant is Variant.special,
+        jobs or os.cpu_count() or 1,
+        names=(str(pa), str(pb)),
+    )
+    typer.echo(cmp.to_json() if format is TextOrJson.json else cmp.to_text(), nl=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(report)
+    app.command()(tune)
+    app.command()(compare)

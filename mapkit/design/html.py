@@ -1,0 +1,99 @@
+"""The design report as one self-contained HTML page with plots (matplotlib, PNG inlined).
+
+matplotlib is the optional extra ``report`` (``pip install mapkit[report]``): it is imported
+only here, so no other command pays its ~0.3 s import or its install size.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+
+from mapkit.design.report import DesignReport
+
+
+def _png(fig) -> str:  # type: ignore[no-untyped-def]
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def to_html(report: DesignReport) -> str:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figures = []
+    s = report.skill
+    fig, ax = plt.subplots(figsize=(6, 3))
+    bots = list(s.means)
+    vals = [s.means[b].value for b in bots]
+    errs = [
+        [s.means[b].value - s.means[b].lo for b in bots],
+        [s.means[b].hi - s.means[b].value for b in bots],
+    ]
+    ax.bar(bots, vals, yerr=errs, capsize=4, color="#4c78a8")
+    ax.set_ylabel("mean solo score")
+    ax.set_title(f"Skill ladder (luck share {s.luck_share.value:.3f})")
+    figures.append(("Skill: mean score per bot, 95 % intervals", _png(fig)))
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for r in report.races:
+        ax.plot(range(1, len(r.curve) + 1), r.curve, label=f"{r.line} ({r.first}/{r.others})")
+    ax.set_xlabel("round")
+    ax.set_ylabel("completed by this round")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7, ncol=2)
+    ax.set_title("Line races")
+    figures.append(("Per line: chance of completion by round", _png(fig)))
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    xs = [r.first for r in report.races]
+    ys = [r.expected.value for r in report.races]
+    ax.errorbar(
+        xs,
+        ys,
+        yerr=[
+            [y - r.expected.lo for y, r in zip(ys, report.races, strict=True)],
+            [r.expected.hi - y for y, r in zip(ys, report.races, strict=True)],
+        ],
+        fmt="o",
+        capsize=3,
+    )
+    for r, x, y in zip(report.races, xs, ys, strict=True):
+        ax.annotate(r.line, (x, y), textcoords="offset points", xytext=(4, 2))
+    top = max([*xs, *ys, 1]) + 1
+    ax.plot([0, top], [0, top], ls=":", color="grey")
+    ax.set_xlabel("printed first bonus")
+    ax.set_ylabel("points paid per player-game")
+    ax.set_title("Expected against printed points")
+    figures.append(("Per line: what the bonus really pays", _png(fig)))
+    plt.close(fig)
+
+    if report.difficulty:
+        d = report.difficulty
+        fig, ax = plt.subplots(figsize=(6, 2.5))
+        names = [*d.cities, f"{report.map_id} (this map)"]
+        means = [*(e.value for e in d.cities.values()), d.mean.value]
+        ax.barh(names, means, color=["#9ecae1"] * len(d.cities) + ["#e45756"])
+        ax.set_xlabel("greedy solo mean (higher = easier)")
+        ax.set_title("Difficulty among the shipped cities")
+        figures.append(("Difficulty scale", _png(fig)))
+        plt.close(fig)
+
+    body = "\n".join(
+        f'<figure><img alt="{html.escape(t)}" src="data:image/png;base64,{b}">'
+        f"<figcaption>{html.escape(t)}</figcaption></figure>"
+        for t, b in figures
+    )
+    title = html.escape(f"{report.map_name}: design report")
+    return (
+        f"<!doctype html>\n<html lang=en><meta charset=utf-8><title>{title}</title>\n"
+        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+        "pre{background:#f6f6f6;padding:1em;overflow:auto}figure{margin:1em 0}</style>\n"
+        f"<h1>{title}</h1>\n<pre>{html.escape(report.to_text())}</pre>\n{body}\n</html>\n"
+    )

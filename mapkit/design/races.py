@@ -1,0 +1,67 @@
+"""Per line: the race as a curve, who finishes first, and the points it really pays.
+
+From greedy games with the report's seating (kernel-played): ``curve[r]`` is the share of
+player-games in which the line was completed by round ``r + 1``; ``first_share`` the share of
+games in which some player completed it for the ``first`` bonus; ``expected`` the mean bonus
+points it paid per player-game, beside the printed ``first``/``others``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mapkit.design.intervals import Estimate, mean_ci, proportion_ci
+from mapkit.design.skill import outcomes
+from mapkit.mapfile.model import CityMap
+
+
+@dataclass
+class LineRace:
+    line: str
+    first: int
+    others: int
+    completion: Estimate
+    first_share: Estimate
+    expected: Estimate
+    curve: list[float]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "line": self.line,
+            "printed": {"first": self.first, "others": self.others},
+            "completion": self.completion.to_dict(),
+            "first_share": self.first_share.to_dict(),
+            "expected_points": self.expected.to_dict(),
+            "curve": [round(x, 4) for x in self.curve],
+        }
+
+
+def measure_races(
+    city: CityMap, players: int, games: int, seed: int, special: bool = False, jobs: int = 1
+) -> list[LineRace]:
+    from mapkit.simulate import RunConfig
+
+    cfg = RunConfig(("greedy",) * players, games, seed, special_stations=special)
+    played = outcomes(city, cfg, jobs)
+    horizon = max(o.rounds for o in played)
+    n = games * players
+    out = []
+    for line in city.lines:
+        rounds = [
+            s.completed[line.id][0] for o in played for s in o.seats if line.id in s.completed
+        ]
+        pts = [s.completed.get(line.id, (0, 0))[1] for o in played for s in o.seats]
+        firsts = sum(any(line.id in s.first for s in o.seats) for o in played)
+        curve = [sum(1 for x in rounds if x <= r) / n for r in range(1, horizon + 1)]
+        out.append(
+            LineRace(
+                line.id,
+                line.first,
+                line.others,
+                proportion_ci(len(rounds), n),
+                proportion_ci(firsts, games),
+                mean_ci(pts),
+                curve,
+            )
+        )
+    return out

@@ -1,0 +1,112 @@
+"""Tension with several players: lead changes, drama, ties, when the winner becomes clear.
+
+Greedy players in every seat play through the checked engine; after each round the running
+scores (``state.scores()``: crosses, interchanges, bonuses and the empty-station penalty so
+far) are read. Per game:
+
+- ``lead_changes``: how often the sole leader changes (a tie for the lead keeps the last one);
+- ``drama``: how far, in points, the eventual winner trailed the leader at their worst round
+  (0 when they never trailed);
+- ``tie``: two or more players share the first rank at the end (score, then empty stations);
+- ``decided``: the first round after which the eventual winner leads alone to the end,
+  as a share of the game's rounds (1: only the last round decided it; ties count as 1), and
+  ``decided_round``, that round itself (1-based; a tie: the last round).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from mapkit.design.intervals import Estimate, mean_ci, proportion_ci
+from mapkit.mapfile.model import CityMap
+
+
+@dataclass
+class Tension:
+    players: int
+    games: int
+    lead_changes: Estimate
+    drama: Estimate
+    tie_rate: Estimate
+    decided: Estimate
+    decided_round: Estimate
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "players": self.players,
+            "games": self.games,
+            "lead_changes": self.lead_changes.to_dict(),
+            "drama": self.drama.to_dict(),
+            "tie_rate": self.tie_rate.to_dict(),
+            "decided": self.decided.to_dict(),
+            "decided_round": self.decided_round.to_dict(),
+        }
+
+
+def _sole_leader(scores: list[int]) -> int | None:
+    top = max(scores)
+    leaders = [p for p, s in enumerate(scores) if s == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def game_tension(trail: list[list[int]], ranks: list[int]) -> tuple[int, float, bool, float, int]:
+    """(lead changes, drama, tie, decided share, decided round) of one game's per-round
+    scores and ranks."""
+    winners = [p for p, r in enumerate(ranks) if r == 1]
+    tie = len(winners) > 1
+    w = winners[0]
+    changes = 0
+    last = None
+    for scores in trail:
+        lead = _sole_leader(scores)
+        if lead is not None:
+            if last is not None and lead != last:
+                changes += 1
+            last = lead
+    drama = max(0, *(max(s) - s[w] for s in trail)) if trail else 0
+    decided = len(trail)
+    if not tie:
+        for r in range(len(trail) - 1, -1, -1):
+            if _sole_leader(trail[r]) != w:
+                break
+            decided = r
+    decided = min(decided, len(trail) - 1) if trail else 0
+    share = 1.0 if tie or not trail else (decided + 1) / len(trail)
+    return changes, float(drama), tie, share, decided + 1
+
+
+def measure_tension(
+    city: CityMap, players: int, games: int, seed: int, special: bool = False
+) -> Tension:
+    from mapkit.bots import make_bot
+    from mapkit.engine import Game, GameOptions
+    from mapkit.simulate import game_seed
+
+    game = Game(city, GameOptions(players=players, special_stations=special))
+    bots = [make_bot("greedy", 0) for _ in range(players)]
+    results = []
+    for i in range(games):
+        gs = game_seed(seed, i)
+        for p, bot in enumerate(bots):
+            bot.rng = random.Random(gs * 7 + p)
+        state = game.new_initial_state(gs)
+        trail: list[list[int]] = []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                if state.round():
+                    trail.append(state.scores())
+                state.deal()
+            else:
+                state.apply_action(bots[state.current_player()].choose(state))
+        trail.append(state.scores())
+        results.append(game_tension(trail, state.ranks()))
+    return Tension(
+        players,
+        games,
+        mean_ci([r[0] for r in results]),
+        mean_ci([r[1] for r in results]),
+        proportion_ci(sum(r[2] for r in results), games),
+        mean_ci([r[3] for r in results]),
+        mean_ci([r[4] for r in results]),
+    )
