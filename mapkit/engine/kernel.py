@@ -46,13 +46,19 @@ RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
 BOT_CODES = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD}
 
 MAX_HISTORY = 4096
+_NO_HISTORY = np.zeros(0, np.int64)
 
 
-def _jit(fn: Any) -> Any:
+def _jit(fn: Any, inline: bool = False) -> Any:
+    """Compile ``fn`` (cached on disk); ``inline``: numba inlines it into its callers' IR instead
+    of compiling it as a function of its own (each compiled function is optimised, wrapped for
+    Python and turned into machine code again with all its callees: the cost of a cold start)."""
     if not JIT:
         return fn
     import numba
 
+    if inline:
+        return numba.njit(inline="always")(fn)
     return numba.njit(cache=True, nogil=True)(fn)
 
 
@@ -933,10 +939,13 @@ _lookahead_move = _jit(_lookahead_move)
 
 
 # ------------------------------------------------------------------ whole games
-def _play(km, bp, sh, sc, seed, bots, special, mts, hist) -> int:  # type: ignore[no-untyped-def]
+def _play(  # type: ignore[no-untyped-def]
+    km, bp, sh, sc, seed, bots, with_random, with_greedy, with_lookahead, special, mts, hist
+) -> int:
     """One game from the seed: the seeded deck, seat ``p`` playing bot ``bots[p]`` with the
     stream ``random.Random(seed * 7 + p)``. Writes the history (cards and actions) into
-    ``hist`` when it has room; returns its length."""
+    ``hist`` when it has room; returns its length. ``with_*``: :func:`bot_kinds` of ``bots``
+    (numba prunes the branch of a kind that is ``None`` before typing it)."""
     n = bots.shape[0]
     S = km.count.shape[0]
     fb = 16 * km.nst.shape[0]
@@ -962,17 +971,21 @@ def _play(km, bp, sh, sc, seed, bots, special, mts, hist) -> int:  # type: ignor
             is_extra = False
             while True:
                 bot = bots[p]
-                if bot == RANDOM:
-                    a = _random_move(
-                        nst, stops, route, loop, slots, mk, win, card, mts[p],
-                        sc.bf, sc.bb, sc.rank, sc.ch,
-                    )  # fmt: skip
-                    if card == FREE:
-                        a += fb
-                elif bot == GREEDY:
-                    a = _greedy_move(km, bp, sh, p, card, mts[p], special, sc)
-                else:
-                    a = _lookahead_move(km, bp, sh, p, card, mts[p], special, is_extra, sc)
+                a = -1
+                if with_random is not None:  # noqa: SIM102 (numba prunes this test alone)
+                    if bot == RANDOM:
+                        a = _random_move(
+                            nst, stops, route, loop, slots, mk, win, card, mts[p],
+                            sc.bf, sc.bb, sc.rank, sc.ch,
+                        )  # fmt: skip
+                        if card == FREE:
+                            a += fb
+                if with_greedy is not None:  # noqa: SIM102 (numba prunes this test alone)
+                    if bot == GREEDY:
+                        a = _greedy_move(km, bp, sh, p, card, mts[p], special, sc)
+                if with_lookahead is not None:  # noqa: SIM102 (numba prunes this test alone)
+                    if bot == LOOKAHEAD:
+                        a = _lookahead_move(km, bp, sh, p, card, mts[p], special, is_extra, sc)
                 if h < cap:
                     hist[h] = a
                 h += 1
@@ -997,18 +1010,26 @@ def _play(km, bp, sh, sc, seed, bots, special, mts, hist) -> int:  # type: ignor
     return h
 
 
-_play = _jit(_play)
+_play = _jit(_play, inline=True)
 
 
-def _batch(km, bp, sh, sc, seeds, bots, special, mts, scores, rounds, when, firsts, empty, boxed):  # type: ignore[no-untyped-def]
+def _batch(  # type: ignore[no-untyped-def]
+    km, bp, sh, sc, seeds, bots, with_random, with_greedy, with_lookahead, special, mts, hist,
+    scores, rounds, when, firsts, empty, boxed,
+):  # fmt: skip
     """Play ``seeds``' games; per game the scores, rounds, completion rounds, ``first`` bonuses,
-    empty and boxed stations (what ``simulate``'s statistics read)."""
+    empty and boxed stations (what ``simulate``'s statistics read). The kernel's one compiled
+    entry point: writes the history of the last game into ``hist`` when it has room and returns
+    its length."""
     n = bots.shape[0]
     S = km.count.shape[0]
     L = km.nst.shape[0]
-    none = np.zeros(0, np.int64)
+    h = 0
     for g in range(seeds.shape[0]):
-        _play(km, bp, sh, sc, seeds[g], bots, special, mts, none)
+        h = _play(
+            km, bp, sh, sc, seeds[g], bots, with_random, with_greedy, with_lookahead, special,
+            mts, hist,
+        )  # fmt: skip
         rounds[g] = sh.misc[1]
         for p in range(n):
             e = 0
@@ -1021,9 +1042,18 @@ def _batch(km, bp, sh, sc, seeds, bots, special, mts, scores, rounds, when, firs
             for li in range(L):
                 when[g, p, li] = sh.when[p, li]
                 firsts[g, p, li] = sh.firsts[p, li]
+    return h
 
 
 _batch = _jit(_batch)
+
+
+def bot_kinds(bots: np.ndarray) -> tuple[bool | None, bool | None, bool | None]:
+    """(random, greedy, lookahead): ``True`` for a kind some seat plays, else ``None``. numba
+    prunes the branches of a ``None`` kind before typing them, so a run compiles only the bots
+    it seats (a random-only run never compiles the greedy evaluation)."""
+    codes = set(bots.tolist())
+    return tuple(True if k in codes else None for k in (RANDOM, GREEDY, LOOKAHEAD))  # type: ignore[return-value]
 
 
 class Batch(NamedTuple):
@@ -1047,12 +1077,18 @@ class Kernel:
         self.bp = params
         self.n = len(bots)
         self.bots = np.array([BOT_CODES[b] for b in bots], np.int64)
+        self.kinds = bot_kinds(self.bots)
         self.special = bool(special)
         self.sh = new_sheets(self.km, self.n)
         self.sc = new_scratch(self.km)
         self.mts = np.zeros((self.n, 625), np.int64)
 
     def play_batch(self, seeds: np.ndarray) -> Batch:
+        return self._run(seeds, _NO_HISTORY)[0]
+
+    def _run(self, seeds: np.ndarray, hist: np.ndarray) -> tuple[Batch, int]:
+        """Per-game results of ``seeds``' games and the length of the last one's history
+        (written into ``hist`` as far as it has room)."""
         G = len(seeds)
         L, S = len(self.km.nst), len(self.km.count)
         out = Batch(
@@ -1060,16 +1096,16 @@ class Kernel:
             np.zeros((G, self.n, L), np.int64), np.zeros((G, self.n, L), np.int8),
             np.zeros((G, self.n, S), np.int8), np.zeros((G, self.n, S), np.int8),
         )  # fmt: skip
-        _batch(
+        h = _batch(
             self.km, self.bp, self.sh, self.sc, np.asarray(seeds, np.int64), self.bots,
-            self.special, self.mts, *out,
+            *self.kinds, self.special, self.mts, hist, *out,
         )  # fmt: skip
-        return out
+        return out, h
 
     def play_history(self, seed: int) -> list[int]:
         """Every action of game ``seed`` (cards and moves interleaved, as ``State.history``)."""
         hist = np.zeros(MAX_HISTORY, np.int64)
-        h = _play(self.km, self.bp, self.sh, self.sc, seed, self.bots, self.special, self.mts, hist)
+        _, h = self._run(np.array([seed], np.int64), hist)
         if h > MAX_HISTORY:
             raise RuntimeError(f"a game of {h} actions: MAX_HISTORY is {MAX_HISTORY}")
         return [int(x) for x in hist[:h]]
