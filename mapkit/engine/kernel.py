@@ -49,7 +49,7 @@ MAX_HISTORY = 4096
 _NO_HISTORY = np.zeros(0, np.int64)
 
 
-def _jit(fn: Any, inline: bool = False) -> Any:
+def _jit(fn: Any, inline: bool = False, entry: bool = False) -> Any:
     """Compile ``fn`` (cached on disk); ``inline``: numba inlines it into its callers' IR instead
     of compiling it as a function of its own (each compiled function is optimised, wrapped for
     Python and turned into machine code again with all its callees: the cost of a cold start)."""
@@ -59,7 +59,10 @@ def _jit(fn: Any, inline: bool = False) -> Any:
 
     if inline:
         return numba.njit(inline="always")(fn)
-    return numba.njit(cache=True, nogil=True)(fn)
+    if entry:
+        return numba.njit(cache=True, nogil=True)(fn)
+    # called only from compiled code: no wrappers for calls from Python
+    return numba.njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn)
 
 
 class KernelMap(NamedTuple):
@@ -1045,7 +1048,7 @@ def _batch(  # type: ignore[no-untyped-def]
     return h
 
 
-_batch = _jit(_batch)
+_batch = _jit(_batch, entry=True)
 
 
 def bot_kinds(bots: np.ndarray) -> tuple[bool | None, bool | None, bool | None]:
