@@ -1089,16 +1089,37 @@ class Kernel:
     def play_batch(self, seeds: np.ndarray) -> Batch:
         return self._run(seeds, _NO_HISTORY)[0]
 
-    def _run(self, seeds: np.ndarray, hist: np.ndarray) -> tuple[Batch, int]:
-        """Per-game results of ``seeds``' games and the length of the last one's history
-        (written into ``hist`` as far as it has room)."""
-        G = len(seeds)
+    def is_compiled(self) -> bool:
+        """Is this seating's machine code loaded or in numba's on-disk cache? ``False``: the
+        first game compiles it (seconds; see docs/engine.md), so a caller can say so first."""
+        if not JIT:
+            return True
+        out = self._outputs(0)
+        args = (
+            self.km, self.bp, self.sh, self.sc, np.zeros(0, np.int64), self.bots, *self.kinds,
+            self.special, self.mts, _NO_HISTORY, *out,
+        )  # fmt: skip
+        sig = tuple(_batch.typeof_pyval(a) for a in args)
+        if sig in _batch.overloads:
+            return True
+        cres = _batch._cache.load_overload(sig, _batch.targetctx)
+        if cres is None:
+            return False
+        _batch.add_overload(cres)
+        return True
+
+    def _outputs(self, G: int) -> Batch:
         L, S = len(self.km.nst), len(self.km.count)
-        out = Batch(
+        return Batch(
             np.zeros((G, self.n), np.int64), np.zeros(G, np.int64),
             np.zeros((G, self.n, L), np.int64), np.zeros((G, self.n, L), np.int8),
             np.zeros((G, self.n, S), np.int8), np.zeros((G, self.n, S), np.int8),
         )  # fmt: skip
+
+    def _run(self, seeds: np.ndarray, hist: np.ndarray) -> tuple[Batch, int]:
+        """Per-game results of ``seeds``' games and the length of the last one's history
+        (written into ``hist`` as far as it has room)."""
+        out = self._outputs(len(seeds))
         h = _batch(
             self.km, self.bp, self.sh, self.sc, np.asarray(seeds, np.int64), self.bots,
             *self.kinds, self.special, self.mts, hist, *out,

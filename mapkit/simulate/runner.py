@@ -11,6 +11,7 @@ import _random
 import hashlib
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -185,6 +186,13 @@ class KernelPlayer:
         assert isinstance(la, LookaheadBot)
         params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
         self.kernel = Kernel(self.game.tables, cfg.bots, cfg.special_stations, params)
+        if not self.kernel.is_compiled():
+            kinds = "/".join(sorted(set(cfg.bots)))
+            print(
+                f"mapkit: compiling the game kernel for the {kinds} bot once "
+                f"(about {COMPILE_SECONDS} s; later runs load it from numba's cache)...",
+                file=sys.stderr,
+            )
 
     def seeds(self, lo: int, hi: int) -> Any:
         import numpy as np
@@ -275,6 +283,8 @@ def _python_chunk(bounds: tuple[int, int]) -> tuple[Any, list[tuple[int, dict[st
 
 
 KERNEL_CHUNK = 2048
+COMPILE_SECONDS = "10-20"
+"""What a first run spends compiling the kernel here (docs/engine.md, "First-run cost")."""
 
 
 def run(
