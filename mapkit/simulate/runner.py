@@ -187,10 +187,11 @@ class KernelPlayer:
         params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
         self.kernel = Kernel(self.game.tables, cfg.bots, cfg.special_stations, params)
         if not self.kernel.is_compiled():
-            kinds = "/".join(sorted(set(cfg.bots)))
+            kinds = sorted(set(cfg.bots))
+            secs = max(COMPILE_SECONDS[k] for k in kinds)
             print(
-                f"mapkit: compiling the game kernel for the {kinds} bot once "
-                f"(about {COMPILE_SECONDS} s; later runs load it from numba's cache)...",
+                f"mapkit: compiling the game kernel for the {'/'.join(kinds)} bot once "
+                f"(about {secs} s; later runs load it from numba's cache)...",
                 file=sys.stderr,
             )
 
@@ -283,8 +284,9 @@ def _python_chunk(bounds: tuple[int, int]) -> tuple[Any, list[tuple[int, dict[st
 
 
 KERNEL_CHUNK = 2048
-COMPILE_SECONDS = "10-20"
-"""What a first run spends compiling the kernel here (docs/engine.md, "First-run cost")."""
+COMPILE_SECONDS = {"random": 8, "greedy": 12, "lookahead": 20}
+"""CPU seconds a first run spends compiling the kernel for each bot kind on the 2-core machine
+of docs/engine.md ("First-run cost"); a seating costs about its dearest kind."""
 
 
 def run(
