@@ -2,7 +2,7 @@
 
     python benchmarks/bench_simulate.py              # the targets on Metro City
     python benchmarks/bench_simulate.py --million    # + peak memory at 1,000,000 random games
-    python benchmarks/bench_simulate.py --cold       # + first run of each bot in an empty numba cache
+    python benchmarks/bench_simulate.py --cold       # + each bot's first run, empty numba cache
 
 Whole process: ``python -m mapkit simulate benchmarks/maps/metro-city.json ...`` in a child,
 start-up, kernel load, seeds, statistics and the JSON report included; wall time and the
