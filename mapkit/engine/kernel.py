@@ -161,6 +161,18 @@ _mix = _jit(deal.mix)
 M32 = 0xFFFFFFFF
 
 
+def _init_genrand(s: int) -> np.ndarray:
+    """MT19937's ``init_genrand(s)``: the start of every ``init_by_array`` (always 19650218)."""
+    mt = np.zeros(624, np.int64)
+    mt[0] = s
+    for i in range(1, 624):
+        mt[i] = (1812433253 * (int(mt[i - 1]) ^ (int(mt[i - 1]) >> 30)) + i) & M32
+    return mt
+
+
+_MT_19650218 = _init_genrand(19650218)
+
+
 def _mt_seed(mt: np.ndarray, seed: int, seat: int) -> None:
     """``random.Random(seed * 7 + seat)`` (``init_by_array`` of its 32-bit words); ``mt[624]``
     is the index."""
@@ -170,9 +182,7 @@ def _mt_seed(mt: np.ndarray, seed: int, seat: int) -> None:
     key1 = w1 & M32
     key2 = w1 >> 32
     klen = 3 if key2 else (2 if key1 else 1)
-    mt[0] = 19650218
-    for i in range(1, 624):
-        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & M32
+    mt[:624] = _MT_19650218
     i = 1
     j = 0
     for _ in range(624):
@@ -199,17 +209,18 @@ _mt_seed = _jit(_mt_seed)
 
 
 def _mt_next(mt: np.ndarray) -> int:
-    if mt[624] >= 624:
-        for kk in range(623):
-            y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7FFFFFFF)
-            v = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1)
-            mt[kk] = v ^ 0x9908B0DF if y & 1 else v
-        y = (mt[623] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
-        v = mt[396] ^ (y >> 1)
-        mt[623] = v ^ 0x9908B0DF if y & 1 else v
-        mt[624] = 0
-    y = mt[mt[624]]
-    mt[624] += 1
+    """The next 32-bit output. MT19937's twist, one word at a time as it is drawn: the twist
+    updates ``mt`` in place in index order, word ``k`` reading only words ``> k`` (not yet
+    updated) and ``< k`` (updated), so twisting word ``k`` just before it is read gives the
+    very words of the whole twist, without computing the 624 words a short game never reads."""
+    kk = mt[624]
+    if kk >= 624:
+        kk = 0
+    y = (mt[kk] & 0x80000000) | ((mt[kk + 1] if kk < 623 else mt[0]) & 0x7FFFFFFF)
+    v = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1)
+    y = v ^ 0x9908B0DF if y & 1 else v
+    mt[kk] = y
+    mt[624] = kk + 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
     y ^= (y << 15) & 0xEFC60000
