@@ -85,6 +85,7 @@ class KernelMap(NamedTuple):
     value: np.ndarray  # card table: value, express flag, deck counts
     express: np.ndarray
     deck: np.ndarray
+    mt_init: np.ndarray  # MT19937's init_genrand(19650218), where every seeding starts
 
 
 class BotParams(NamedTuple):
@@ -143,6 +144,7 @@ def kernel_map(t: Tables) -> KernelMap:
         value=np.array(CARD_VALUE, np.int64),
         express=np.array(CARD_EXPRESS, np.int64),
         deck=np.array(DECK_COUNTS, np.int64),
+        mt_init=_init_genrand(19650218),
     )
 
 
@@ -170,19 +172,18 @@ def _init_genrand(s: int) -> np.ndarray:
     return mt
 
 
-_MT_19650218 = _init_genrand(19650218)
 
-
-def _mt_seed(mt: np.ndarray, seed: int, seat: int) -> None:
-    """``random.Random(seed * 7 + seat)`` (``init_by_array`` of its 32-bit words); ``mt[624]``
-    is the index."""
+def _mt_seed(mt: np.ndarray, seed: int, seat: int, init: np.ndarray) -> None:
+    """``random.Random(seed * 7 + seat)`` (``init_by_array`` of its 32-bit words, from
+    ``init``: ``init_genrand(19650218)``, the same for every seed); ``mt[624]`` is the index."""
     w0 = (seed & M32) * 7 + seat
     w1 = (seed >> 32) * 7 + (w0 >> 32)
     key0 = w0 & M32
     key1 = w1 & M32
     key2 = w1 >> 32
     klen = 3 if key2 else (2 if key1 else 1)
-    mt[:624] = _MT_19650218
+    for i in range(624):  # a loop: slice assignment costs seconds of numba compile time
+        mt[i] = init[i]
     i = 1
     j = 0
     for _ in range(624):
@@ -445,12 +446,13 @@ def _play_line(  # type: ignore[no-untyped-def]
 _play_line = _jit(_play_line)
 
 
-def _canonical(km, mk, li, d, k, card, bf, bb, rank) -> int:  # type: ignore[no-untyped-def]
-    """``State.canonical``: a backward move that marks what the forward one marks is forward."""
+def _canonical(nst, stops, route, mk, li, d, k, card, bf, bb, rank) -> int:  # type: ignore[no-untyped-def]
+    """``State.canonical``: a backward move that marks what the forward one marks is forward.
+    Arrays only, as the other small helpers (named tuples make each call cost compile time)."""
     if not d:
         return li << 4 | k
-    ne, run = _scan(km.nst, km.stops, km.route, mk, li, 0, bf)
-    _scan(km.nst, km.stops, km.route, mk, li, 1, bb)
+    ne, run = _scan(nst, stops, route, mk, li, 0, bf)
+    _scan(nst, stops, route, mk, li, 1, bb)
     if card == PLUS:
         if ne == 0 or bb[0] == bf[0]:
             return li << 4
@@ -825,11 +827,13 @@ def _lost(km, sh, p, lost) -> None:  # type: ignore[no-untyped-def]
 _lost = _jit(_lost)
 
 
-def _action(km, mk, li, d, k, s, card, sc) -> int:  # type: ignore[no-untyped-def]
-    S = km.count.shape[0]
+def _action(nst, stops, route, mk, li, d, k, s, card, bf, bb, rank) -> int:  # type: ignore[no-untyped-def]
+    """A candidate as an action: a free ride's station (``mk.shape[0]``: none) or the
+    canonical line move."""
+    S = mk.shape[0]
     if li < 0:
-        return 16 * km.nst.shape[0] + (S if s < 0 else s)
-    return _canonical(km, mk, li, d, k, card, sc.bf, sc.bb, sc.rank)
+        return 16 * nst.shape[0] + (S if s < 0 else s)
+    return _canonical(nst, stops, route, mk, li, d, k, card, bf, bb, rank)
 
 
 _action = _jit(_action)
@@ -852,7 +856,10 @@ def _greedy_move(km, bp, sh, p, card, mt, special, sc) -> int:  # type: ignore[n
         if bi < 0 or v > best:
             best = v
             bi = i
-    return _action(km, mk, sc.cl[bi], sc.cdr[bi], sc.ck[bi], sc.cs[bi], card, sc)
+    return _action(
+        km.nst, km.stops, km.route, mk, sc.cl[bi], sc.cdr[bi], sc.ck[bi], sc.cs[bi], card,
+        sc.bf, sc.bb, sc.rank,
+    )  # fmt: skip
 
 
 _greedy_move = _jit(_greedy_move)
@@ -901,7 +908,10 @@ def _lookahead_move(km, bp, sh, p, card, mt, special, is_extra, sc) -> int:  # t
     marks = np.empty(sc.marks.shape[0], np.int64)
     for i in range(top):
         li = cl[i]
-        a = _action(km, mk, li, cdr[i], ck[i], cs[i], card, sc)
+        a = _action(
+            km.nst, km.stops, km.route, mk, li, cdr[i], ck[i], cs[i], card, sc.bf, sc.bb,
+            sc.rank,
+        )  # fmt: skip
         nm = _move_marks(km, mk, li, cdr[i], ck[i], card, cs[i], sc)
         for m in range(nm):
             marks[m] = sc.marks[m]
@@ -965,7 +975,7 @@ def _play(  # type: ignore[no-untyped-def]
     fb = 16 * km.nst.shape[0]
     _reset(km, sh)
     for p in range(n):
-        _mt_seed(mts[p], seed, p)
+        _mt_seed(mts[p], seed, p, km.mt_init)
     key = _mix(np.uint64(seed))
     cap = hist.shape[0]
     h = 0
