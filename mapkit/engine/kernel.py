@@ -172,7 +172,6 @@ def _init_genrand(s: int) -> np.ndarray:
     return mt
 
 
-
 def _mt_seed(mt: np.ndarray, seed: int, seat: int, init: np.ndarray) -> None:
     """``random.Random(seed * 7 + seat)`` (``init_by_array`` of its 32-bit words, from
     ``init``: ``init_genrand(19650218)``, the same for every seed); ``mt[624]`` is the index."""
