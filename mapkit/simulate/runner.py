@@ -284,7 +284,7 @@ def _python_chunk(bounds: tuple[int, int]) -> tuple[Any, list[tuple[int, dict[st
 
 
 KERNEL_CHUNK = 2048
-COMPILE_SECONDS = {"random": 10, "greedy": 15, "lookahead": 25}
+COMPILE_SECONDS = {"random": 8, "greedy": 11, "lookahead": 16}
 """CPU seconds a first run spends compiling the kernel for each bot kind on the 2-core machine
 of docs/engine.md ("First-run cost"); a seating costs about its dearest kind."""
 
