@@ -2,7 +2,7 @@
 
     python benchmarks/bench_simulate.py              # the targets on Metro City
     python benchmarks/bench_simulate.py --million    # + peak memory at 1,000,000 random games
-    python benchmarks/bench_simulate.py --cold       # + first run in an empty numba cache
+    python benchmarks/bench_simulate.py --cold       # + each bot's first run, empty numba cache
 
 Whole process: ``python -m mapkit simulate benchmarks/maps/metro-city.json ...`` in a child,
 start-up, kernel load, seeds, statistics and the JSON report included; wall time and the
@@ -112,10 +112,13 @@ def main() -> None:
     seed = int(time.time())
     print(f"load: {os.getloadavg()}  seed base {seed}")
     if args.cold:
-        with tempfile.TemporaryDirectory() as cache:
-            cold_env = {**env, "NUMBA_CACHE_DIR": cache}
-            show("cold cache: first run", whole(1000, "greedy", seed, env=cold_env))
-            show("cold cache: second run", whole(1000, "greedy", seed + 1, env=cold_env))
+        for bots in ("random", "greedy", "lookahead"):  # each in its own empty cache
+            with tempfile.TemporaryDirectory() as cache:
+                cold_env = {**env, "NUMBA_CACHE_DIR": cache}
+                show(f"cold cache: first run, {bots}", whole(1000, bots, seed, env=cold_env))
+                show(f"cold cache: second run, {bots}", whole(1000, bots, seed + 1, env=cold_env))
+    for bots in ("random", "greedy", "lookahead"):  # the kernel compiled (or loaded) untimed
+        whole(10, bots, seed - 1, env=env)
     show("random, 1 job", whole(200_000, "random", seed + 2, env=env))
     show("random, 2 jobs", whole(200_000, "random", seed + 3, jobs=2, env=env))
     show("greedy, 1 job", whole(20_000, "greedy", seed + 4, env=env))

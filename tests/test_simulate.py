@@ -183,3 +183,37 @@ def test_the_kernel_runs_as_plain_python(benchmark_maps):
     env = {**os.environ, "MAPKIT_JIT": "0", "PYTHONPATH": str(root)}
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True)
     assert done.returncode == 0, done.stderr.decode()
+
+
+def test_a_random_run_compiles_only_the_random_bot(benchmark_maps, tmp_path):
+    """In an empty numba cache a random-only seating compiles the random bot and none of the
+    greedy evaluation (the first-run cost of docs/engine.md); ``is_compiled`` sees the cache."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import numpy as np;"
+        "from mapkit.engine import kernel, Game;"
+        "from mapkit.mapfile import load_map;"
+        "from tests.test_kernel_agrees import _params;"
+        f"g = Game(load_map({str(benchmark_maps / 'metro-city.json')!r}));"
+        "k = kernel.Kernel(g.tables, ('random',), False, _params());"
+        "assert not k.is_compiled();"
+        "k.play_batch(np.array([1], np.int64));"
+        "assert k.is_compiled();"
+        "assert kernel._random_move.signatures, 'random compiled';"
+        "assert not kernel._greedy_move.signatures, 'greedy compiled';"
+        "assert not kernel._lookahead_move.signatures, 'lookahead compiled';"
+        "assert not kernel._candidates.signatures, 'candidates compiled';"
+        "k2 = kernel.Kernel(g.tables, ('greedy',), False, _params());"
+        "assert not k2.is_compiled()"
+    )
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(root)}
+    env.pop("MAPKIT_JIT", None)
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()
+    assert any(tmp_path.rglob("*_random_move*.nbi"))
+    assert not any(tmp_path.rglob("*_greedy_move*.nbi"))

@@ -27,7 +27,7 @@ def _run(*args: str):
 def test_json_report_parses(tiny_file):
     res = _run(str(tiny_file), "--games", "20", "--bots", "greedy,random", "--format", "json")
     assert res.exit_code == 0, res.output
-    doc = json.loads(res.output)
+    doc = json.loads(res.stdout)
     assert [s["bot"] for s in doc["seats"]] == ["greedy", "random"]
     assert set(doc["seats"][0]) >= {"bot", "mean", "sd", "p10", "p50", "p90", "win_rate"}
     assert doc["games"] == 20 and doc["players"] == 2
@@ -38,8 +38,8 @@ def test_json_report_parses(tiny_file):
 def test_text_report(tiny_file):
     res = _run(str(tiny_file), "--games", "5", "--seed", "2")
     assert res.exit_code == 0, res.output
-    assert res.output.startswith("Tiny (tiny): 5 games, solo, variant standard, seed 2\n")
-    assert "Balance (Ludii, 1 = all seats equal): - (solo)" in res.output
+    assert res.stdout.startswith("Tiny (tiny): 5 games, solo, variant standard, seed 2\n")
+    assert "Balance (Ludii, 1 = all seats equal): - (solo)" in res.stdout
 
 
 def test_jobs_do_not_change_the_report(tiny_file):
@@ -57,13 +57,13 @@ def test_jobs_do_not_change_the_report(tiny_file):
     one = _run(*args, "--jobs", "1")
     two = _run(*args, "--jobs", "2")
     assert one.exit_code == two.exit_code == 0
-    assert one.output == two.output
+    assert one.stdout == two.stdout
 
 
 def test_seed_changes_the_games(tiny_file):
     a = _run(str(tiny_file), "--games", "10", "--bots", "random", "--seed", "1", "-f", "json")
     b = _run(str(tiny_file), "--games", "10", "--bots", "random", "--seed", "2", "-f", "json")
-    assert a.output != b.output
+    assert a.stdout != b.stdout
 
 
 def test_bad_map_exits_1(tmp_path):
@@ -104,7 +104,7 @@ def test_records_are_written_and_replay(tiny_file, tmp_path):
     files = sorted(p.name for p in out.iterdir())
     assert files == ["tiny-00001.json", "tiny-00002.json", "tiny-00003.json"]
     city = load_map(tiny_file)
-    report = json.loads(res.output)
+    report = json.loads(res.stdout)
     total = 0.0
     for f in files:
         doc = json.loads((out / f).read_text(encoding="utf-8"))
@@ -138,7 +138,7 @@ def test_special_variant_runs(benchmark_maps):
     res = _run(str(benchmark_maps / "metro-city.json"), "--games", "3", "--variant",
                "special", "--bots", "greedy,lookahead", "-f", "json")  # fmt: skip
     assert res.exit_code == 0, res.output
-    assert json.loads(res.output)["variant"] == "special"
+    assert json.loads(res.stdout)["variant"] == "special"
 
 
 def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):

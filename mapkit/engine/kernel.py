@@ -46,14 +46,23 @@ RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
 BOT_CODES = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD}
 
 MAX_HISTORY = 4096
+_NO_HISTORY = np.zeros(0, np.int64)
 
 
-def _jit(fn: Any) -> Any:
+def _jit(fn: Any, inline: bool = False, entry: bool = False) -> Any:
+    """Compile ``fn`` (cached on disk); ``inline``: numba inlines it into its callers' IR instead
+    of compiling it as a function of its own (each compiled function is optimised, wrapped for
+    Python and turned into machine code again with all its callees: the cost of a cold start)."""
     if not JIT:
         return fn
     import numba
 
-    return numba.njit(cache=True, nogil=True)(fn)
+    if inline:
+        return numba.njit(inline="always")(fn)
+    if entry:
+        return numba.njit(cache=True, nogil=True)(fn)
+    # called only from compiled code: no wrappers for calls from Python
+    return numba.njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn)
 
 
 class KernelMap(NamedTuple):
@@ -76,6 +85,7 @@ class KernelMap(NamedTuple):
     value: np.ndarray  # card table: value, express flag, deck counts
     express: np.ndarray
     deck: np.ndarray
+    mt_init: np.ndarray  # MT19937's init_genrand(19650218), where every seeding starts
 
 
 class BotParams(NamedTuple):
@@ -134,6 +144,7 @@ def kernel_map(t: Tables) -> KernelMap:
         value=np.array(CARD_VALUE, np.int64),
         express=np.array(CARD_EXPRESS, np.int64),
         deck=np.array(DECK_COUNTS, np.int64),
+        mt_init=_init_genrand(19650218),
     )
 
 
@@ -152,18 +163,26 @@ _mix = _jit(deal.mix)
 M32 = 0xFFFFFFFF
 
 
-def _mt_seed(mt: np.ndarray, seed: int, seat: int) -> None:
-    """``random.Random(seed * 7 + seat)`` (``init_by_array`` of its 32-bit words); ``mt[624]``
-    is the index."""
+def _init_genrand(s: int) -> np.ndarray:
+    """MT19937's ``init_genrand(s)``: the start of every ``init_by_array`` (always 19650218)."""
+    mt = np.zeros(624, np.int64)
+    mt[0] = s
+    for i in range(1, 624):
+        mt[i] = (1812433253 * (int(mt[i - 1]) ^ (int(mt[i - 1]) >> 30)) + i) & M32
+    return mt
+
+
+def _mt_seed(mt: np.ndarray, seed: int, seat: int, init: np.ndarray) -> None:
+    """``random.Random(seed * 7 + seat)`` (``init_by_array`` of its 32-bit words, from
+    ``init``: ``init_genrand(19650218)``, the same for every seed); ``mt[624]`` is the index."""
     w0 = (seed & M32) * 7 + seat
     w1 = (seed >> 32) * 7 + (w0 >> 32)
     key0 = w0 & M32
     key1 = w1 & M32
     key2 = w1 >> 32
     klen = 3 if key2 else (2 if key1 else 1)
-    mt[0] = 19650218
-    for i in range(1, 624):
-        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & M32
+    for i in range(624):  # a loop: slice assignment costs seconds of numba compile time
+        mt[i] = init[i]
     i = 1
     j = 0
     for _ in range(624):
@@ -190,17 +209,18 @@ _mt_seed = _jit(_mt_seed)
 
 
 def _mt_next(mt: np.ndarray) -> int:
-    if mt[624] >= 624:
-        for kk in range(623):
-            y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7FFFFFFF)
-            v = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1)
-            mt[kk] = v ^ 0x9908B0DF if y & 1 else v
-        y = (mt[623] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
-        v = mt[396] ^ (y >> 1)
-        mt[623] = v ^ 0x9908B0DF if y & 1 else v
-        mt[624] = 0
-    y = mt[mt[624]]
-    mt[624] += 1
+    """The next 32-bit output. MT19937's twist, one word at a time as it is drawn: the twist
+    updates ``mt`` in place in index order, word ``k`` reading only words ``> k`` (not yet
+    updated) and ``< k`` (updated), so twisting word ``k`` just before it is read gives the
+    very words of the whole twist, without computing the 624 words a short game never reads."""
+    kk = mt[624]
+    if kk >= 624:
+        kk = 0
+    y = (mt[kk] & 0x80000000) | ((mt[kk + 1] if kk < 623 else mt[0]) & 0x7FFFFFFF)
+    v = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1)
+    y = v ^ 0x9908B0DF if y & 1 else v
+    mt[kk] = y
+    mt[624] = kk + 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
     y ^= (y << 15) & 0xEFC60000
@@ -425,12 +445,13 @@ def _play_line(  # type: ignore[no-untyped-def]
 _play_line = _jit(_play_line)
 
 
-def _canonical(km, mk, li, d, k, card, bf, bb, rank) -> int:  # type: ignore[no-untyped-def]
-    """``State.canonical``: a backward move that marks what the forward one marks is forward."""
+def _canonical(nst, stops, route, mk, li, d, k, card, bf, bb, rank) -> int:  # type: ignore[no-untyped-def]
+    """``State.canonical``: a backward move that marks what the forward one marks is forward.
+    Arrays only, as the other small helpers (named tuples make each call cost compile time)."""
     if not d:
         return li << 4 | k
-    ne, run = _scan(km.nst, km.stops, km.route, mk, li, 0, bf)
-    _scan(km.nst, km.stops, km.route, mk, li, 1, bb)
+    ne, run = _scan(nst, stops, route, mk, li, 0, bf)
+    _scan(nst, stops, route, mk, li, 1, bb)
     if card == PLUS:
         if ne == 0 or bb[0] == bf[0]:
             return li << 4
@@ -805,11 +826,13 @@ def _lost(km, sh, p, lost) -> None:  # type: ignore[no-untyped-def]
 _lost = _jit(_lost)
 
 
-def _action(km, mk, li, d, k, s, card, sc) -> int:  # type: ignore[no-untyped-def]
-    S = km.count.shape[0]
+def _action(nst, stops, route, mk, li, d, k, s, card, bf, bb, rank) -> int:  # type: ignore[no-untyped-def]
+    """A candidate as an action: a free ride's station (``mk.shape[0]``: none) or the
+    canonical line move."""
+    S = mk.shape[0]
     if li < 0:
-        return 16 * km.nst.shape[0] + (S if s < 0 else s)
-    return _canonical(km, mk, li, d, k, card, sc.bf, sc.bb, sc.rank)
+        return 16 * nst.shape[0] + (S if s < 0 else s)
+    return _canonical(nst, stops, route, mk, li, d, k, card, bf, bb, rank)
 
 
 _action = _jit(_action)
@@ -832,7 +855,10 @@ def _greedy_move(km, bp, sh, p, card, mt, special, sc) -> int:  # type: ignore[n
         if bi < 0 or v > best:
             best = v
             bi = i
-    return _action(km, mk, sc.cl[bi], sc.cdr[bi], sc.ck[bi], sc.cs[bi], card, sc)
+    return _action(
+        km.nst, km.stops, km.route, mk, sc.cl[bi], sc.cdr[bi], sc.ck[bi], sc.cs[bi], card,
+        sc.bf, sc.bb, sc.rank,
+    )  # fmt: skip
 
 
 _greedy_move = _jit(_greedy_move)
@@ -881,7 +907,10 @@ def _lookahead_move(km, bp, sh, p, card, mt, special, is_extra, sc) -> int:  # t
     marks = np.empty(sc.marks.shape[0], np.int64)
     for i in range(top):
         li = cl[i]
-        a = _action(km, mk, li, cdr[i], ck[i], cs[i], card, sc)
+        a = _action(
+            km.nst, km.stops, km.route, mk, li, cdr[i], ck[i], cs[i], card, sc.bf, sc.bb,
+            sc.rank,
+        )  # fmt: skip
         nm = _move_marks(km, mk, li, cdr[i], ck[i], card, cs[i], sc)
         for m in range(nm):
             marks[m] = sc.marks[m]
@@ -933,16 +962,19 @@ _lookahead_move = _jit(_lookahead_move)
 
 
 # ------------------------------------------------------------------ whole games
-def _play(km, bp, sh, sc, seed, bots, special, mts, hist) -> int:  # type: ignore[no-untyped-def]
+def _play(  # type: ignore[no-untyped-def]
+    km, bp, sh, sc, seed, bots, with_random, with_greedy, with_lookahead, special, mts, hist
+) -> int:
     """One game from the seed: the seeded deck, seat ``p`` playing bot ``bots[p]`` with the
     stream ``random.Random(seed * 7 + p)``. Writes the history (cards and actions) into
-    ``hist`` when it has room; returns its length."""
+    ``hist`` when it has room; returns its length. ``with_*``: :func:`bot_kinds` of ``bots``
+    (numba prunes the branch of a kind that is ``None`` before typing it)."""
     n = bots.shape[0]
     S = km.count.shape[0]
     fb = 16 * km.nst.shape[0]
     _reset(km, sh)
     for p in range(n):
-        _mt_seed(mts[p], seed, p)
+        _mt_seed(mts[p], seed, p, km.mt_init)
     key = _mix(np.uint64(seed))
     cap = hist.shape[0]
     h = 0
@@ -962,17 +994,21 @@ def _play(km, bp, sh, sc, seed, bots, special, mts, hist) -> int:  # type: ignor
             is_extra = False
             while True:
                 bot = bots[p]
-                if bot == RANDOM:
-                    a = _random_move(
-                        nst, stops, route, loop, slots, mk, win, card, mts[p],
-                        sc.bf, sc.bb, sc.rank, sc.ch,
-                    )  # fmt: skip
-                    if card == FREE:
-                        a += fb
-                elif bot == GREEDY:
-                    a = _greedy_move(km, bp, sh, p, card, mts[p], special, sc)
-                else:
-                    a = _lookahead_move(km, bp, sh, p, card, mts[p], special, is_extra, sc)
+                a = -1
+                if with_random is not None:  # noqa: SIM102 (numba prunes this test alone)
+                    if bot == RANDOM:
+                        a = _random_move(
+                            nst, stops, route, loop, slots, mk, win, card, mts[p],
+                            sc.bf, sc.bb, sc.rank, sc.ch,
+                        )  # fmt: skip
+                        if card == FREE:
+                            a += fb
+                if with_greedy is not None:  # noqa: SIM102 (numba prunes this test alone)
+                    if bot == GREEDY:
+                        a = _greedy_move(km, bp, sh, p, card, mts[p], special, sc)
+                if with_lookahead is not None:  # noqa: SIM102 (numba prunes this test alone)
+                    if bot == LOOKAHEAD:
+                        a = _lookahead_move(km, bp, sh, p, card, mts[p], special, is_extra, sc)
                 if h < cap:
                     hist[h] = a
                 h += 1
@@ -997,18 +1033,26 @@ def _play(km, bp, sh, sc, seed, bots, special, mts, hist) -> int:  # type: ignor
     return h
 
 
-_play = _jit(_play)
+_play = _jit(_play, inline=True)
 
 
-def _batch(km, bp, sh, sc, seeds, bots, special, mts, scores, rounds, when, firsts, empty, boxed):  # type: ignore[no-untyped-def]
+def _batch(  # type: ignore[no-untyped-def]
+    km, bp, sh, sc, seeds, bots, with_random, with_greedy, with_lookahead, special, mts, hist,
+    scores, rounds, when, firsts, empty, boxed,
+):  # fmt: skip
     """Play ``seeds``' games; per game the scores, rounds, completion rounds, ``first`` bonuses,
-    empty and boxed stations (what ``simulate``'s statistics read)."""
+    empty and boxed stations (what ``simulate``'s statistics read). The kernel's one compiled
+    entry point: writes the history of the last game into ``hist`` when it has room and returns
+    its length."""
     n = bots.shape[0]
     S = km.count.shape[0]
     L = km.nst.shape[0]
-    none = np.zeros(0, np.int64)
+    h = 0
     for g in range(seeds.shape[0]):
-        _play(km, bp, sh, sc, seeds[g], bots, special, mts, none)
+        h = _play(
+            km, bp, sh, sc, seeds[g], bots, with_random, with_greedy, with_lookahead, special,
+            mts, hist,
+        )  # fmt: skip
         rounds[g] = sh.misc[1]
         for p in range(n):
             e = 0
@@ -1021,9 +1065,18 @@ def _batch(km, bp, sh, sc, seeds, bots, special, mts, scores, rounds, when, firs
             for li in range(L):
                 when[g, p, li] = sh.when[p, li]
                 firsts[g, p, li] = sh.firsts[p, li]
+    return h
 
 
-_batch = _jit(_batch)
+_batch = _jit(_batch, entry=True)
+
+
+def bot_kinds(bots: np.ndarray) -> tuple[bool | None, bool | None, bool | None]:
+    """(random, greedy, lookahead): ``True`` for a kind some seat plays, else ``None``. numba
+    prunes the branches of a ``None`` kind before typing them, so a run compiles only the bots
+    it seats (a random-only run never compiles the greedy evaluation)."""
+    codes = set(bots.tolist())
+    return tuple(True if k in codes else None for k in (RANDOM, GREEDY, LOOKAHEAD))  # type: ignore[return-value]
 
 
 class Batch(NamedTuple):
@@ -1047,29 +1100,56 @@ class Kernel:
         self.bp = params
         self.n = len(bots)
         self.bots = np.array([BOT_CODES[b] for b in bots], np.int64)
+        self.kinds = bot_kinds(self.bots)
         self.special = bool(special)
         self.sh = new_sheets(self.km, self.n)
         self.sc = new_scratch(self.km)
         self.mts = np.zeros((self.n, 625), np.int64)
 
     def play_batch(self, seeds: np.ndarray) -> Batch:
-        G = len(seeds)
+        return self._run(seeds, _NO_HISTORY)[0]
+
+    def is_compiled(self) -> bool:
+        """Is this seating's machine code loaded or in numba's on-disk cache? ``False``: the
+        first game compiles it (seconds; see docs/engine.md), so a caller can say so first."""
+        if not JIT:
+            return True
+        out = self._outputs(0)
+        args = (
+            self.km, self.bp, self.sh, self.sc, np.zeros(0, np.int64), self.bots, *self.kinds,
+            self.special, self.mts, _NO_HISTORY, *out,
+        )  # fmt: skip
+        sig = tuple(_batch.typeof_pyval(a) for a in args)
+        if sig in _batch.overloads:
+            return True
+        cres = _batch._cache.load_overload(sig, _batch.targetctx)
+        if cres is None:
+            return False
+        _batch.add_overload(cres)
+        return True
+
+    def _outputs(self, G: int) -> Batch:
         L, S = len(self.km.nst), len(self.km.count)
-        out = Batch(
+        return Batch(
             np.zeros((G, self.n), np.int64), np.zeros(G, np.int64),
             np.zeros((G, self.n, L), np.int64), np.zeros((G, self.n, L), np.int8),
             np.zeros((G, self.n, S), np.int8), np.zeros((G, self.n, S), np.int8),
         )  # fmt: skip
-        _batch(
+
+    def _run(self, seeds: np.ndarray, hist: np.ndarray) -> tuple[Batch, int]:
+        """Per-game results of ``seeds``' games and the length of the last one's history
+        (written into ``hist`` as far as it has room)."""
+        out = self._outputs(len(seeds))
+        h = _batch(
             self.km, self.bp, self.sh, self.sc, np.asarray(seeds, np.int64), self.bots,
-            self.special, self.mts, *out,
+            *self.kinds, self.special, self.mts, hist, *out,
         )  # fmt: skip
-        return out
+        return out, h
 
     def play_history(self, seed: int) -> list[int]:
         """Every action of game ``seed`` (cards and moves interleaved, as ``State.history``)."""
         hist = np.zeros(MAX_HISTORY, np.int64)
-        h = _play(self.km, self.bp, self.sh, self.sc, seed, self.bots, self.special, self.mts, hist)
+        _, h = self._run(np.array([seed], np.int64), hist)
         if h > MAX_HISTORY:
             raise RuntimeError(f"a game of {h} actions: MAX_HISTORY is {MAX_HISTORY}")
         return [int(x) for x in hist[:h]]

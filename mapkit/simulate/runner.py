@@ -11,6 +11,7 @@ import _random
 import hashlib
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -185,6 +186,14 @@ class KernelPlayer:
         assert isinstance(la, LookaheadBot)
         params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
         self.kernel = Kernel(self.game.tables, cfg.bots, cfg.special_stations, params)
+        if not self.kernel.is_compiled():
+            kinds = sorted(set(cfg.bots))
+            secs = max(COMPILE_SECONDS[k] for k in kinds)
+            print(
+                f"mapkit: compiling the game kernel for the {'/'.join(kinds)} bot once "
+                f"(about {secs} s; later runs load it from numba's cache)...",
+                file=sys.stderr,
+            )
 
     def seeds(self, lo: int, hi: int) -> Any:
         import numpy as np
@@ -275,6 +284,9 @@ def _python_chunk(bounds: tuple[int, int]) -> tuple[Any, list[tuple[int, dict[st
 
 
 KERNEL_CHUNK = 2048
+COMPILE_SECONDS = {"random": 8, "greedy": 11, "lookahead": 16}
+"""CPU seconds a first run spends compiling the kernel for each bot kind on the 2-core machine
+of docs/engine.md ("First-run cost"); a seating costs about its dearest kind."""
 
 
 def run(
