@@ -31,7 +31,7 @@ LOOPS = {"amsterdam": set(), "berlin": {"C"}, "paris": set(), "madrid": {"J"}}
 SPECIALS = {"amsterdam": False, "berlin": False, "paris": True, "madrid": True}
 SIM_GAMES = 300
 SIM_SEED = 1
-NOT_OCTILINEAR = {"maps/berlin.json", "maps/paris.json", "maps/madrid.json"}
+NOT_OCTILINEAR = {"maps/paris.json", "maps/madrid.json"}
 MIN_STEP = 2.0  # points of greedy solo mean between neighbouring cities (1000 games: 4 to 5)
 
 
