@@ -27,6 +27,7 @@ from mapkit.cli import app
 from mapkit.engine.record import RecordError, parse_record, replay
 from mapkit.mapfile import MapError, load_map, load_source
 from mapkit.mapfile.schema import quick_check, validator
+from tests.documents import containers
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "examples" / "games"
@@ -64,26 +65,12 @@ values = st.recursive(
 )
 
 
-def _places(node, path=()):
-    yield path, node
-    items = (
-        node.items()
-        if isinstance(node, dict)
-        else enumerate(node)
-        if isinstance(node, list)
-        else ()
-    )
-    for key, child in items:
-        if isinstance(child, dict | list):
-            yield from _places(child, (*path, key))
-
-
 @st.composite
 def mutated_doc(draw, seeds: list) -> object:
     """A shipped document with 1 to 4 structure-aware mutations."""
     doc = copy.deepcopy(draw(st.sampled_from(seeds)))
     for _ in range(draw(st.integers(1, 4))):
-        _path, node = draw(st.sampled_from(list(_places(doc))))
+        _path, node = draw(st.sampled_from(list(containers(doc))))
         keys = list(node) if isinstance(node, dict) else list(range(len(node)))
         if not keys:
             continue

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from mapkit.checks import validate_source
 from mapkit.cli import app
+from tests.documents import containers
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = [ROOT / "examples" / "broken" / "_base.json", *sorted((ROOT / "maps").glob("*.json"))]
@@ -32,26 +33,11 @@ weird_numbers = st.sampled_from(
 ids = st.text(min_size=0, max_size=10) | st.sampled_from(["a", "A", "B", "zz", ""])
 
 
-def _containers(node, path=()):
-    """Every (path, container) in the document, the root included."""
-    yield path, node
-    items = (
-        node.items()
-        if isinstance(node, dict)
-        else enumerate(node)
-        if isinstance(node, list)
-        else ()
-    )
-    for k, v in items:
-        if isinstance(v, (dict, list)):
-            yield from _containers(v, (*path, k))
-
-
 @st.composite
 def mutated(draw) -> str | bytes:
     doc = copy.deepcopy(draw(st.sampled_from(DOCS)))
     for _ in range(draw(st.integers(1, 3))):
-        places = list(_containers(doc))
+        places = list(containers(doc))
         _, node = draw(st.sampled_from(places))
         keys = list(node.keys()) if isinstance(node, dict) else list(range(len(node)))
         op = draw(st.sampled_from(["drop", "type", "number", "id", "dup", "none"]))
