@@ -24,10 +24,9 @@ from typer.testing import CliRunner
 
 from mapkit.cli import app as cli
 from mapkit.intersections import intersections
-from mapkit.mapfile import load_map
+from mapkit.mapfile import load_map, writer
 from mapkit.render.svg import sheet_svg
 from mapkit.resources import resolve_map, shipped_maps
-from mapkit.studio import mapjson
 from mapkit.studio.app import create_app
 from mapkit.studio.session import Session
 
@@ -45,7 +44,7 @@ def client_for(path: Path, readonly: bool = False) -> TestClient:
 @pytest.fixture
 def map_file(tmp_path, tiny_doc) -> Path:
     path = tmp_path / "tiny.json"
-    path.write_text(mapjson.dumps(tiny_doc), encoding="utf-8")
+    path.write_text(writer.dumps(tiny_doc), encoding="utf-8")
     return path
 
 
@@ -205,7 +204,7 @@ def test_save_writes_the_stable_layout_and_keeps_unknown_keys(client, map_file, 
     res = client.post("/api/save", json={})
     assert res.status_code == 200 and res.json()["dirty"] is False
     text = map_file.read_text(encoding="utf-8")
-    assert text == mapjson.dumps(doc)
+    assert text == writer.dumps(doc)
     assert text.startswith('{\n  "$schema": "../schemas/map.schema.json",\n  "format"')
     assert '    {"id": "a", "x": 0, "y": 0, "name": "Alpha", "colour-hint": "red"},\n' in text
     assert json.loads(text)["x-notes"] == {"kept": True}
@@ -326,7 +325,7 @@ def test_docs_list_every_data_testid_of_the_page():
 @pytest.mark.parametrize("name", [p.stem for p in shipped_maps()])
 def test_saving_a_shipped_map_unchanged_gives_the_same_bytes(name):
     text = resolve_map(name).read_text(encoding="utf-8")
-    assert mapjson.dumps(json.loads(text)) == text
+    assert writer.dumps(json.loads(text)) == text
 
 
 _scalars = (
@@ -346,9 +345,9 @@ _json = st.recursive(
 @settings(max_examples=40, deadline=None)
 @given(doc=st.dictionaries(st.text(), _json, max_size=6))
 def test_saved_text_reads_back_as_the_same_document(doc):
-    text = mapjson.dumps(doc)
+    text = writer.dumps(doc)
     assert json.loads(text) == doc
-    assert mapjson.dumps(json.loads(text)) == text
+    assert writer.dumps(json.loads(text)) == text
 
 
 _ids = st.sampled_from(["a", "b", "c", "d"]) | st.text(max_size=3)

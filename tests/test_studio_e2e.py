@@ -23,7 +23,7 @@ if not Path(CHROMIUM).exists():
 from typer.testing import CliRunner  # noqa: E402
 
 from mapkit.cli import app as cli  # noqa: E402
-from mapkit.studio import mapjson  # noqa: E402
+from mapkit.mapfile import writer  # noqa: E402
 from tests.studio_server import Server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,7 +178,7 @@ def test_draw_a_line_drag_undo_redo_save_validate(studio, tmp_path):
     assert saved["lines"][0]["windows"] == 4
     assert saved["lines"][0]["points"] == {"first": 5, "others": 3}
     assert saved["lines"][0]["shape"][-1] == [saved["stations"][3]["x"], saved["stations"][3]["y"]]
-    assert path.read_text(encoding="utf-8") == mapjson.dumps(saved)
+    assert path.read_text(encoding="utf-8") == writer.dumps(saved)
     res = CliRunner().invoke(cli, ["validate", "--format", "json", str(path)])
     assert json.loads(res.output)["files"][0]["valid"] is True, res.output
 

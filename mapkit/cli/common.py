@@ -147,7 +147,13 @@ def _relative(path: Path) -> Path:
 
 
 def load_or_fail(path: Path, *, check_paper: str | None = None):
-    """The map model, or a clear message and exit 1 for a map that cannot be loaded.
+    """The map model, or a clear message and exit 1 (see :func:`loaded_or_fail`)."""
+    return loaded_or_fail(path, check_paper=check_paper).map
+
+
+def loaded_or_fail(path: Path, *, check_paper: str | None = None):
+    """The loaded map (document and model), or a clear message and exit 1 for a map that
+    cannot be loaded.
 
     With ``check_paper`` the remaining check layers also run on the loaded file (read
     and parsed once): errors there are reported on stderr and the command carries on,
@@ -172,7 +178,7 @@ def load_or_fail(path: Path, *, check_paper: str | None = None):
                 f"continuing (run `mapkit validate {path}`)",
                 err=True,
             )
-    return result.map
+    return result
 
 
 def record_failure(path: Path, exc: Any) -> NoReturn:

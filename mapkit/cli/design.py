@@ -9,7 +9,14 @@ from typing import Annotated
 
 import typer
 
-from mapkit.cli.common import TextOrJson, Variant, fail, load_or_fail, map_paths
+from mapkit.cli.common import (
+    TextOrJson,
+    Variant,
+    fail,
+    load_or_fail,
+    loaded_or_fail,
+    map_paths,
+)
 
 
 class ReportFormat(StrEnum):
@@ -103,12 +110,9 @@ def report(
 
 
 def _load_doc(path: Path) -> dict:
-    """The map's JSON document, after ``load_or_fail`` (exit 1 for a map that does not load,
-    a warning for one with validation errors)."""
-    import json
-
-    load_or_fail(path, check_paper="a4")
-    return json.loads(path.read_bytes())
+    """The map's JSON document, read once (exit 1 for a map that does not load, a warning for
+    one with validation errors)."""
+    return loaded_or_fail(path, check_paper="a4").doc
 
 
 def _rebase_schema(doc: dict, source: Path, output: Path) -> dict:
@@ -220,8 +224,10 @@ def tune(
         fail(str(exc), 1)
     except SweepError as exc:
         fail(str(exc), 2)
+    from mapkit.mapfile import writer
+
     tuned = _rebase_schema(result.doc, path, output)
-    write_text(output, json.dumps(tuned, indent=1, ensure_ascii=False) + "\n", [path])
+    write_text(output, writer.dumps(tuned), [path])
     cmp = compare_profiles(
         result.before,
         result.after,

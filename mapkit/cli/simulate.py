@@ -46,15 +46,11 @@ class _Progress:
 def write_heatmap(city, report, out: Path, of: HeatmapOf, inputs: list[Path]) -> None:
     """The heatmap in the format its name says (SVG, PDF or PNG)."""
     from mapkit.atomic import write_bytes
-    from mapkit.render.heatmap import heatmap_svg
+    from mapkit.render.heatmap import SIMULATION_HEATMAPS, simulation_heatmap_svg
 
-    if of is HeatmapOf.empty:
-        values = {s.id: s.empty_rate for s in report.stations}
-        title, legend = "stations left empty", "left empty"
-    else:
-        values = {s.id: s.interchange_rate for s in report.stations}
-        title, legend = "interchange numbers", "carries an interchange number"
-    svg = heatmap_svg(city, values, title=title, legend=legend, paper="a4", percent=True)
+    field = SIMULATION_HEATMAPS[of.value][0]
+    rates = {s.id: getattr(s, field) for s in report.stations}
+    svg = simulation_heatmap_svg(city, rates, of.value)
     fmt = FORMATS[out.suffix.lower()]
     if fmt == "svg":
         data = svg.encode("utf-8")

@@ -74,6 +74,23 @@ def heatmap_svg(
     return d.tostring()
 
 
+SIMULATION_HEATMAPS = {
+    "empty": ("empty_rate", "stations left empty", "left empty"),
+    "interchange": ("interchange_rate", "interchange numbers", "carries an interchange number"),
+}
+"""What ``mapkit simulate --heatmap-of`` and the studio can show: the report's station
+field, the title and the legend."""
+
+
+def simulation_heatmap_svg(
+    city: CityMap, rates: Mapping[str, float], of: str = "empty", paper: str = "a4"
+) -> str:
+    """The heatmap of a simulation report's per-station rate ``of`` (station id -> rate,
+    from the report field ``SIMULATION_HEATMAPS[of][0]``)."""
+    _field, title, legend = SIMULATION_HEATMAPS[of]
+    return heatmap_svg(city, rates, title=title, legend=legend, paper=paper, percent=True)
+
+
 def _legend(d: SheetDrawing, lo: float, hi: float, legend: str, percent: bool) -> None:
     panel = d.lay.panel
     g = d.group("legend", id="legend")

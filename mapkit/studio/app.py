@@ -236,23 +236,16 @@ def create_app(session: Session, allowed_hosts: Iterable[str]) -> Starlette:
         return JSONResponse({"cities": worker.references[cfg]})
 
     async def heatmap(request: Request) -> Response:
-        from mapkit.render.heatmap import heatmap_svg
+        from mapkit.render.heatmap import SIMULATION_HEATMAPS, simulation_heatmap_svg
+        from mapkit.sheet import layout
 
         if "last" not in playtests:
             raise ApiError(404, "no play-test has run yet (POST /api/simulate)")
         rev, report = playtests["last"]
-        from mapkit.sheet import layout
-
         paper = _paper(request)
-        values = {s["station"]: s["empty_rate"] for s in report["stations"]}
-        svg = heatmap_svg(
-            rev.city,
-            values,
-            title="stations left empty",
-            legend="left empty",
-            paper=paper,
-            percent=True,
-        )
+        field = SIMULATION_HEATMAPS["empty"][0]
+        rates = {s["station"]: s[field] for s in report["stations"]}
+        svg = simulation_heatmap_svg(rev.city, rates, "empty", paper)
         headers = {
             "X-Mapkit-Revision": rev.token,
             "X-Mapkit-Layout": json.dumps(_layout_json(layout(rev.city, paper))),

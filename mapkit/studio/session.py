@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from mapkit.studio import mapjson
+from mapkit.mapfile import writer
 
 _TOKENS = itertools.count(1)
 
@@ -62,7 +62,7 @@ class Revision:
 
     @cached_property
     def text(self) -> str:
-        return mapjson.dumps(self.doc)
+        return writer.dumps(self.doc)
 
     @cached_property
     def draft(self):

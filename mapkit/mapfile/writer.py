@@ -1,7 +1,7 @@
 """Map documents as text: the shipped maps' layout, with a stable key order.
 
-Known keys come in the order the schema documents them; unknown keys follow in
-their own order (they are kept, never dropped). Containers of plain values
+Known keys come in the order ``schemas/map.schema.json`` lists them; unknown keys
+follow in their own order (they are kept, never dropped). Containers of plain values
 (a station, ``points``, ``stops``) stay on one line; everything else is indented
 by two spaces. The shipped maps are written this way, so saving one unchanged
 gives the same bytes.
@@ -10,22 +10,31 @@ gives the same bytes.
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
-_ORDER = {
-    "map": ("$schema", "format", "id", "name", "description", "author", "sheet", "stations",
-            "lines"),
-    "sheet": ("color", "subtitle"),
-    "station": ("id", "x", "y", "name", "special"),
-    "line": ("id", "name", "color", "windows", "points", "depot", "stops", "loop", "shape"),
-    "points": ("first", "others"),
-    "depot": ("x", "y", "max_width_mm"),
-}  # fmt: skip
+from mapkit.mapfile.schema import load_schema
+
 _CHILD = {"sheet": "sheet", "points": "points", "depot": "depot"}
 
 
+@cache
+def _key_order() -> dict[str, tuple[str, ...]]:
+    """Each object's known keys, in the order the schema lists them."""
+    schema = load_schema("map")
+    line = schema["definitions"]["line"]["properties"]
+    return {
+        "map": tuple(schema["properties"]),
+        "sheet": tuple(schema["properties"]["sheet"]["properties"]),
+        "station": tuple(schema["definitions"]["station"]["properties"]),
+        "line": tuple(line),
+        "points": tuple(line["points"]["properties"]),
+        "depot": tuple(line["depot"]["properties"]),
+    }
+
+
 def _ordered(obj: dict[str, Any], kind: str) -> dict[str, Any]:
-    known = _ORDER.get(kind, ())
+    known = _key_order()[kind]
     out = {k: obj[k] for k in known if k in obj}
     out.update((k, v) for k, v in obj.items() if k not in out)
     return out
@@ -78,7 +87,8 @@ def _write(value: Any, indent: int, out: list[str]) -> None:
 
 
 def dumps(doc: Any) -> str:
-    """The text of a map document as ``mapkit studio`` saves it (ends with a newline)."""
+    """The text of a map document as ``mapkit studio`` and ``mapkit tune`` save it (ends
+    with a newline)."""
     out: list[str] = []
     _write(normalize(doc), 0, out)
     return "".join(out) + "\n"
