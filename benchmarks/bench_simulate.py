@@ -2,10 +2,10 @@
 
     python benchmarks/bench_simulate.py              # the targets on Metro City
     python benchmarks/bench_simulate.py --million    # + peak memory at 1,000,000 random games
-    python benchmarks/bench_simulate.py --cold       # + each bot's first run, empty numba cache
+    python benchmarks/bench_simulate.py --cold       # + each bot's first run after install
 
 Whole process: ``python -m mapkit simulate benchmarks/maps/metro-city.json ...`` in a child,
-start-up, kernel load, seeds, statistics and the JSON report included; wall time and the
+start-up, imports, seeds, statistics and the JSON report included; wall time and the
 child's CPU time (user + sys, honest under load) and its peak memory (``wait4``'s
 ru_maxrss: that process alone; with ``--jobs`` the largest of it and its workers). Every run uses
 a fresh ``--seed`` (from the clock), so no cache is warmed on the games it times. In-process:
@@ -77,8 +77,7 @@ def in_process(seed: int, random_games: int, greedy_games: int) -> None:
     import random
 
     for bots, n, base_n in (("random", random_games, 2000), ("greedy", greedy_games, 300)):
-        k = Kernel(game.tables, (bots,), False, params)
-        k.play_batch(np.array([1], np.int64))  # load the compiled kernel (not a timed seed)
+        k = Kernel(game.tables.kernel, (bots,), False, params)
         seeds = np.array([game_seed(seed, i) for i in range(n)], np.int64)
         t = time.process_time()
         k.play_batch(seeds)
@@ -106,19 +105,17 @@ def in_process(seed: int, random_games: int, greedy_games: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--million", action="store_true", help="peak memory at 1,000,000 games")
-    ap.add_argument("--cold", action="store_true", help="first run in an empty numba cache")
+    ap.add_argument("--cold", action="store_true", help="first run after install, then a second")
     args = ap.parse_args()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     seed = int(time.time())
     print(f"load: {os.getloadavg()}  seed base {seed}")
     if args.cold:
-        for bots in ("random", "greedy", "lookahead"):  # each in its own empty cache
+        for bots in ("random", "greedy", "lookahead"):  # each with an empty bytecode cache
             with tempfile.TemporaryDirectory() as cache:
-                cold_env = {**env, "NUMBA_CACHE_DIR": cache}
-                show(f"cold cache: first run, {bots}", whole(1000, bots, seed, env=cold_env))
-                show(f"cold cache: second run, {bots}", whole(1000, bots, seed + 1, env=cold_env))
-    for bots in ("random", "greedy", "lookahead"):  # the kernel compiled (or loaded) untimed
-        whole(10, bots, seed - 1, env=env)
+                cold_env = {**env, "PYTHONPYCACHEPREFIX": cache}
+                show(f"first run after install, {bots}", whole(1000, bots, seed, env=cold_env))
+                show(f"second run, {bots}", whole(1000, bots, seed + 1, env=cold_env))
     show("random, 1 job", whole(200_000, "random", seed + 2, env=env))
     show("random, 2 jobs", whole(200_000, "random", seed + 3, jobs=2, env=env))
     show("greedy, 1 job", whole(20_000, "greedy", seed + 4, env=env))

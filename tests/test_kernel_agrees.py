@@ -38,9 +38,10 @@ MAPS = sorted(
 SCALE = int(os.environ.get("MAPKIT_HARNESS_SCALE", "1"))
 
 
-def _params():
+def _params(build=bot_params):
+    """The bots' default parameters, as ``build`` (a kernel module's ``bot_params``) takes them."""
     la = make_bot("lookahead")
-    return bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
+    return build(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
 
 
 def _checked_game(game: Game, bots: tuple[str, ...], seed: int):
@@ -82,7 +83,7 @@ def test_kernel_plays_the_checked_games(path: Path) -> None:
         for special in (False, True):
             game = Game(city, GameOptions(players, special))
             for bots in _seatings(players):
-                kernel = Kernel(game.tables, bots, special, params)
+                kernel = Kernel(game.tables.kernel, bots, special, params)
                 n = (4 if players == 1 else 2) * SCALE
                 for i in range(n):
                     _agree(game, kernel, bots, game_seed(players * 2 + special, i))
@@ -97,7 +98,7 @@ def test_kernel_lookahead_plays_the_checked_games(path: str) -> None:
     for players, special in ((1, False), (1, True), (3, True)):
         game = Game(city, GameOptions(players, special))
         bots = tuple(islice(cycle(("lookahead", "greedy", "random")), players))
-        kernel = Kernel(game.tables, bots, special, params)
+        kernel = Kernel(game.tables.kernel, bots, special, params)
         for i in range(2 * SCALE):
             _agree(game, kernel, bots, game_seed(99, i))
 
@@ -109,6 +110,6 @@ def test_many_random_games_agree() -> None:
     for players, n in ((1, 400), (4, 100)):
         game = Game(city, GameOptions(players))
         bots = ("random",) * players
-        kernel = Kernel(game.tables, bots, False, params)
+        kernel = Kernel(game.tables.kernel, bots, False, params)
         for i in range(n * SCALE):
             _agree(game, kernel, bots, game_seed(7, i))

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from mapkit.engine import Game
 from mapkit.mapfile import build_map, load_map
 from mapkit.simulate import GameOutcome, RunConfig, SeatOutcome, simulate, summarize
 from mapkit.simulate import report as rep
@@ -163,57 +164,17 @@ def test_streaming_tally_reports_what_the_outcomes_report(metro, bots):
 
 
 def test_the_kernel_runs_as_plain_python(benchmark_maps):
-    """``MAPKIT_JIT=0``: the same kernel functions, uncompiled, play the same games."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
+    """The fallback is the kernel's own source run as Python, not another copy of the rules:
+    it plays the very games of the compiled module (and of the checked engine)."""
+    from mapkit.engine import kernel
+    from tests.test_kernel_agrees import _agree, _params
 
-    code = (
-        "from mapkit.engine import kernel, Game;"
-        "from mapkit.mapfile import load_map;"
-        "import sys;"
-        "assert not kernel.JIT and 'numba' not in sys.modules;"
-        f"g = Game(load_map({str(benchmark_maps / 'metro-city.json')!r}), players=2);"
-        "from tests.test_kernel_agrees import _agree, _params;"
-        "k = kernel.Kernel(g.tables, ('greedy', 'random'), False, _params());"
-        "[_agree(g, k, ('greedy', 'random'), s) for s in (1, 2)]"
-    )
-    root = Path(__file__).resolve().parent.parent
-    env = {**os.environ, "MAPKIT_JIT": "0", "PYTHONPATH": str(root)}
-    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True)
-    assert done.returncode == 0, done.stderr.decode()
-
-
-def test_a_random_run_compiles_only_the_random_bot(benchmark_maps, tmp_path):
-    """In an empty numba cache a random-only seating compiles the random bot and none of the
-    greedy evaluation (the first-run cost of docs/engine.md); ``is_compiled`` sees the cache."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    code = (
-        "import numpy as np;"
-        "from mapkit.engine import kernel, Game;"
-        "from mapkit.mapfile import load_map;"
-        "from tests.test_kernel_agrees import _params;"
-        f"g = Game(load_map({str(benchmark_maps / 'metro-city.json')!r}));"
-        "k = kernel.Kernel(g.tables, ('random',), False, _params());"
-        "assert not k.is_compiled();"
-        "k.play_batch(np.array([1], np.int64));"
-        "assert k.is_compiled();"
-        "assert kernel._random_move.signatures, 'random compiled';"
-        "assert not kernel._greedy_move.signatures, 'greedy compiled';"
-        "assert not kernel._lookahead_move.signatures, 'lookahead compiled';"
-        "assert not kernel._candidates.signatures, 'candidates compiled';"
-        "k2 = kernel.Kernel(g.tables, ('greedy',), False, _params());"
-        "assert not k2.is_compiled()"
-    )
-    root = Path(__file__).resolve().parent.parent
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(root)}
-    env.pop("MAPKIT_JIT", None)
-    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True)
-    assert done.returncode == 0, done.stderr.decode()
-    assert any(tmp_path.rglob("*_random_move*.nbi"))
-    assert not any(tmp_path.rglob("*_greedy_move*.nbi"))
+    source = kernel.uncompiled()
+    assert kernel.COMPILED and not source.COMPILED
+    game = Game(load_map(benchmark_maps / "metro-city.json"), players=2)
+    bots = ("greedy", "random")
+    plain = source.Kernel(source.kernel_map(game.tables), bots, False, _params(source.bot_params))
+    compiled = kernel.Kernel(game.tables.kernel, bots, False, _params())
+    for seed in (1, 2):
+        _agree(game, plain, bots, seed)
+        assert plain.play_history(seed) == compiled.play_history(seed)

@@ -1,4 +1,8 @@
-"""The 14-card deck: card kinds, their values and the names used in game records."""
+"""The 14-card deck: card kinds, their values and the names used in game records.
+
+The one card table. The rules that read it (the crosses a card allows, the dealer) are
+functions of the game kernel (``kernel.py``), which builds its C arrays from these tuples.
+"""
 
 from __future__ import annotations
 
@@ -17,28 +21,6 @@ DECK_SIZE = len(DECK)
 """Cards in a full pile (14): after the round of the 6 all of them return."""
 SIX = N6
 CARD_BY_NAME: dict[str, int] = {name: k for k, name in enumerate(CARD_NAMES)}
-
-
-def most_crosses(card: int, empties: int, run: int) -> int:
-    """The most crosses a number or express card allows on a line (rules-notes 1-3).
-
-    ``empties``: empty stops left on the route; ``run``: the empty stops contiguous from the
-    first one. An express card skips marked stops (any ``empties``), a number card stops at
-    one (only the ``run``). The one formula of the rule: the checked engine, the bots and
-    the kernel (which compiles this very function) call it.
-    """
-    reach = empties if CARD_EXPRESS[card] else run
-    v = CARD_VALUE[card]
-    return v if v < reach else reach
-
-
-def nth_card(counts: list[int], r: int) -> int:
-    """The card kind of the ``r``-th card of a pile held as a count per kind (kind order)."""
-    k = 0
-    while r >= counts[k]:
-        r -= counts[k]
-        k += 1
-    return k
 
 
 def card_kind(name: str) -> int:

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from mapkit.engine.cards import CARD_NAMES, CARD_VALUE, FREE, PLUS, most_crosses
+from mapkit.engine.cards import CARD_NAMES, CARD_VALUE, FREE, PLUS
 from mapkit.engine.errors import IllegalMove
 from mapkit.engine.state import State
 from mapkit.engine.tables import Tables
@@ -118,7 +118,7 @@ class Game:
             return state.canonical(li << 4 | d << 3)
         lm = state.line_mask(state.current_player(), li)
         e = t.entry(li, d, lm)
-        most = most_crosses(card, len(e[1]) - 1, e[0])
+        most = e.most_crosses(card)
         k = move.get("crosses", most)
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise IllegalMove(f"crosses is a whole number >= 0, not {k!r}")

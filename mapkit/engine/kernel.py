@@ -1,155 +1,297 @@
-"""The game kernel: whole games of the random, greedy and lookahead bots on flat arrays.
+"""The game kernel: the rules of the game once, and whole games of the kernel bots.
 
-``mapkit simulate`` plays its games here. The checked ``State`` is the reference; the
-differential harness (``tests/test_kernel_agrees.py``) plays the same seeds through both and
-requires identical games: every card, every move, every score.
+This module is the one place the rules live as code: the crosses a card allows
+(:func:`most_crosses`), the dealer (:func:`mix`, :func:`nth_card`), the penalty
+(:func:`penalty`), a route's scan (:func:`scan_route`), the legal moves of a line card, a
+move's marks, the completion race, and the random, greedy and lookahead bots (the evaluation
+the clairvoyant bot uses too). The checked ``State`` calls the same functions; the
+differential harness (``tests/test_kernel_agrees.py``) plays the same seeds through the
+checked engine and here and requires identical games.
 
-The kernel is plain Python over NumPy arrays, compiled with numba (``njit(cache=True)``) when
-``jit`` is on; ``MAPKIT_JIT=0`` runs the very same functions uncompiled (slow, for debugging).
-It reads the map through :class:`KernelMap`, built from the engine's ``Tables``, the card table
-of ``cards.py`` and the dealer of ``deal.py`` (compiled from the same source). Bot choices
-reproduce the Python bots exactly, including their ``random.Random`` streams (MT19937,
-``random()`` as CPython computes it) and the evaluation weights of ``bots/evaluate.py``.
+It is Cython in pure-Python mode: installing the package compiles this very file with Cython
+and gcc into an extension module beside it (``hatch_build.py``), which Python imports
+instead of the source. Uncompiled (``uncompiled()``), the same source runs as plain Python:
+the fallback of the rules is never another copy of them. ``COMPILED`` tells which runs.
 
-Interface: :func:`kernel_map`, :func:`play_batch` (per-game results for ``simulate``) and
-:func:`play_histories` (every action, for the harness and records).
+Bot choices reproduce the Python bots exactly, including their ``random.Random`` streams
+(MT19937, ``random()`` as CPython computes it) and the evaluation of ``bots/evaluate.py``.
+Interface: :class:`Kernel` (``play_batch``, ``play_history``, ``sheet``).
 """
 
-from __future__ import annotations
+import array
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple
 
-import os
-from typing import TYPE_CHECKING, Any, NamedTuple
+import cython
 
-import numpy as np
+from mapkit.engine.cards import CARD_EXPRESS, CARD_VALUE, DECK_COUNTS, DECK_SIZE, FREE, PLUS, SIX
 
-from mapkit.engine import deal
-from mapkit.engine.cards import (
-    CARD_EXPRESS,
-    CARD_VALUE,
-    DECK_COUNTS,
-    DECK_SIZE,
-    FREE,
-    PLUS,
-    SIX,
-    most_crosses,
-    nth_card,
-)
-from mapkit.engine.scoring import penalty
+COMPILED: bool = cython.compiled
+"""Is this the compiled extension module (``True``) or the source run as Python?"""
 
-if TYPE_CHECKING:
-    from mapkit.engine.tables import Tables
-
-JIT = os.environ.get("MAPKIT_JIT", "1") != "0"
+i64 = cython.typedef(cython.longlong)
+u64 = cython.typedef(cython.ulonglong)
+f64 = cython.typedef(cython.double)
+V1 = cython.typedef(cython.longlong[:])
+V2 = cython.typedef(cython.longlong[:, :])
+V3 = cython.typedef(cython.longlong[:, :, :])
+F1 = cython.typedef(cython.double[:])
+B2 = cython.typedef(cython.schar[:, :])
+B3 = cython.typedef(cython.schar[:, :, :])
 
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
 """Bot codes of the kernel (``BOT_CODES`` maps the registry's names to them)."""
 BOT_CODES = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD}
-
 MAX_HISTORY = 4096
-_NO_HISTORY = np.zeros(0, np.int64)
+
+_FREE = cython.declare(i64, FREE)
+_PLUS = cython.declare(i64, PLUS)
+_SIX = cython.declare(i64, SIX)
+_DECK_SIZE = cython.declare(i64, DECK_SIZE)
+_RANDOM = cython.declare(i64, RANDOM)
+_GREEDY = cython.declare(i64, GREEDY)
+_LOOKAHEAD = cython.declare(i64, LOOKAHEAD)
+_VALUE = cython.declare(V1, array.array("q", CARD_VALUE))
+_EXPRESS = cython.declare(V1, array.array("q", [int(e) for e in CARD_EXPRESS]))
+_DECK = cython.declare(V1, array.array("q", DECK_COUNTS))
+
+M32 = cython.declare(i64, 0xFFFFFFFF)
+# MT19937's constants as C values (a literal above 2**31 would be a Python int in Cython)
+_MT_UPPER = cython.declare(i64, 0x80000000)
+_MT_MATRIX = cython.declare(i64, 0x9908B0DF)
+_MT_TEMPER_B = cython.declare(i64, 0x9D2C5680)
+_MT_TEMPER_C = cython.declare(i64, 0xEFC60000)
+M64 = cython.declare(u64, (1 << 64) - 1)
+_GOLDEN = cython.declare(u64, 0x9E3779B97F4A7C15)
+_MIX1 = cython.declare(u64, 0xBF58476D1CE4E5B9)
+_MIX2 = cython.declare(u64, 0x94D049BB133111EB)
+
+Scan = cython.struct(empties=i64, run=i64)
+"""A route's empty stops: ``empties`` in all, ``run`` contiguous from the first one."""
 
 
-def _jit(fn: Any, inline: bool = False, entry: bool = False) -> Any:
-    """Compile ``fn`` (cached on disk); ``inline``: numba inlines it into its callers' IR instead
-    of compiling it as a function of its own (each compiled function is optimised, wrapped for
-    Python and turned into machine code again with all its callees: the cost of a cold start)."""
-    if not JIT:
-        return fn
-    import numba
-
-    if inline:
-        return numba.njit(inline="always")(fn)
-    if entry:
-        return numba.njit(cache=True, nogil=True)(fn)
-    # called only from compiled code: no wrappers for calls from Python
-    return numba.njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn)
+def uncompiled() -> ModuleType:
+    """This module's source run as plain Python (the fallback, and what the harness checks
+    against the compiled module): a fresh module object, not the one ``import`` gives."""
+    source = Path(__file__).with_name("kernel.py")
+    spec = importlib.util.spec_from_file_location("mapkit.engine._kernel_source", source)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
-class KernelMap(NamedTuple):
-    """One map as arrays (from ``Tables``): what the kernel functions read."""
+# ------------------------------------------------------------------ the rules
+@cython.ccall
+@cython.exceptval(check=False)
+def most_crosses(card: i64, empties: i64, run: i64) -> i64:
+    """The most crosses a number or express card allows on a line (rules-notes 1-3).
 
-    nst: np.ndarray  # stops per line
-    stops: np.ndarray  # [line, position] -> station
-    route: np.ndarray  # [line, direction, t] -> position of the t-th stop in route order
-    loop: np.ndarray
-    windows: np.ndarray
-    first: np.ndarray
-    others: np.ndarray
-    count: np.ndarray  # interchange number of each station
-    special: np.ndarray
-    occ_start: np.ndarray  # CSR: the (line, position) occurrences of each station
-    occ_line: np.ndarray
-    occ_pos: np.ndarray
-    route_base: np.ndarray  # route index of (line, forward): the bots' ``ri``
-    slots: np.ndarray  # sampling slots per card kind (``Tables.slots``)
-    value: np.ndarray  # card table: value, express flag, deck counts
-    express: np.ndarray
-    deck: np.ndarray
-    mt_init: np.ndarray  # MT19937's init_genrand(19650218), where every seeding starts
+    ``empties``: empty stops left on the route; ``run``: the empty stops contiguous from the
+    first one. An express card skips marked stops (any ``empties``), a number card stops at
+    one (only the ``run``)."""
+    reach: i64 = empties if _EXPRESS[card] else run
+    v: i64 = _VALUE[card]
+    return v if v < reach else reach
 
 
-class BotParams(NamedTuple):
-    """The greedy evaluation's weights as tables, so the kernel's floats equal Python's."""
-
-    need: np.ndarray  # need[seg] = ceil(seg / card) as the evaluator computes it (float)
-    beta_pow: np.ndarray  # beta ** need for every integral need
-    over: float
-    card: float
-    cap: float
-    noise: float
-    extra: float
-    width: int
-    discount: float
+@cython.ccall
+@cython.exceptval(check=False)
+def nth_card(counts: V1, r: i64) -> i64:
+    """The card kind of the ``r``-th card of a pile held as a count per kind (kind order)."""
+    k: i64 = 0
+    while r >= counts[k]:
+        r -= counts[k]
+        k += 1
+    return k
 
 
-def kernel_map(t: Tables) -> KernelMap:
+@cython.ccall
+@cython.exceptval(check=False)
+def mix(x: u64) -> u64:
+    """splitmix64's finaliser: the dealer's counter-based hash. The dealer draws the card of
+    round ``r`` from the seed and ``r`` alone (:func:`pick`), not from a generator, so a state
+    clones without copying generator state and a state rebuilt from a record deals the same
+    future."""
+    x = (x + _GOLDEN) & M64
+    x = ((x ^ (x >> 30)) * _MIX1) & M64
+    x = ((x ^ (x >> 27)) * _MIX2) & M64
+    return x ^ (x >> 31)
+
+
+def seed_key(seed: int) -> int:
+    """The hash of a game's seed that :func:`pick` starts from (computed once per game)."""
+    return mix(seed & ((1 << 64) - 1))
+
+
+@cython.ccall
+@cython.exceptval(check=False)
+def pick(key: u64, rnd: i64, total: i64) -> i64:
+    """Index (``0 <= i < total``) of the card round ``rnd`` reveals among the ``total`` cards
+    left, from the seed's hash ``key``: the dealer depends on nothing else."""
+    return cython.cast(i64, mix(key ^ cython.cast(u64, rnd)) % cython.cast(u64, total))
+
+
+@cython.ccall
+@cython.exceptval(check=False)
+def race_firsts(players: i64, completed: i64, taken: i64) -> i64:
+    """Rules-notes 8-9, the completion race: of the lines a player completed this round
+    (``completed``, a bitmask of lines), those that score ``first``. Solo, all of them;
+    otherwise those no player completed in an earlier round (``taken``). Everyone completing a
+    line in the same round scores ``first``; the lines of this round join ``taken`` after the
+    round's last decision."""
+    return completed if players == 1 else completed & ~taken
+
+
+@cython.ccall
+@cython.exceptval(check=False)
+def penalty(empty_stations: i64, players: i64) -> i64:
+    """Rules-notes 15: every empty station costs a point solo, half a point (rounded down)
+    with several players."""
+    return empty_stations if players == 1 else empty_stations // 2
+
+
+# ------------------------------------------------------------------ the map as arrays
+@cython.cclass
+class KernelMap:
+    """One map as arrays (from ``Tables``): what the kernel's functions read."""
+
+    nst: V1  # stops per line
+    stops: V2  # [line, position] -> station
+    route: V3  # [line, direction, t] -> position of the t-th stop in route order
+    loop: V1
+    windows: V1
+    first: V1
+    others: V1
+    count: V1  # interchange number of each station
+    special: V1
+    occ_start: V1  # CSR: the lines through each station
+    occ_line: V1
+    route_base: V1  # route index of (line, forward): the bots' ``ri``
+    slots: V1  # sampling slots per card kind (``Tables.slots``)
+    mt_init: V1  # MT19937's init_genrand(19650218), where every seeding starts
+    n_lines = cython.declare(i64, visibility="readonly")
+    n_stations = cython.declare(i64, visibility="readonly")
+    max_stops = cython.declare(i64, visibility="readonly")
+
+    def __init__(self, arrays: dict[str, Any]) -> None:
+        self.nst = arrays["nst"]
+        self.stops = arrays["stops"]
+        self.route = arrays["route"]
+        self.loop = arrays["loop"]
+        self.windows = arrays["windows"]
+        self.first = arrays["first"]
+        self.others = arrays["others"]
+        self.count = arrays["count"]
+        self.special = arrays["special"]
+        self.occ_start = arrays["occ_start"]
+        self.occ_line = arrays["occ_line"]
+        self.route_base = arrays["route_base"]
+        self.slots = arrays["slots"]
+        self.mt_init = arrays["mt_init"]
+        self.n_lines = len(arrays["nst"])
+        self.n_stations = len(arrays["count"])
+        self.max_stops = arrays["stops"].shape[1]
+
+
+@cython.ccall
+@cython.exceptval(check=False)
+def completion_points(km: KernelMap, completed: i64, firsts: i64) -> i64:
+    """The points of the lines in ``completed`` (bitmasks of lines): ``first`` for those in
+    ``firsts``, ``others`` for the rest."""
+    pts: i64 = 0
+    li: i64
+    for li in range(km.n_lines):
+        if completed >> li & 1:
+            pts += km.first[li] if firsts >> li & 1 else km.others[li]
+    return pts
+
+
+def kernel_map(t: Any) -> KernelMap:
+    """The map of a ``Tables`` (``t``) as the kernel reads it."""
+    import numpy as np
+
     L, S = t.n_lines, t.n_stations
     maxn = max(len(st) for st in t.stops)
-    nst = np.array([len(st) for st in t.stops], np.int64)
     stops = np.zeros((L, maxn), np.int64)
     route = np.zeros((L, 2, maxn), np.int64)
+    occ: list[list[int]] = [[] for _ in range(S)]
     for li, st in enumerate(t.stops):
         stops[li, : len(st)] = st
         rs = t.routes[li]
         route[li, 0, : len(st)] = rs[0]
-        route[li, 1, : len(st)] = rs[-1]
-    occ: list[list[tuple[int, int]]] = [[] for _ in range(S)]
-    for li, st in enumerate(t.stops):
-        for j, s in enumerate(st):
-            occ[s].append((li, j))
+        route[li, 1, : len(st)] = rs[len(rs) - 1]  # no negative index: compiled without wraparound
+        for s in st:
+            occ[s].append(li)
     start = np.zeros(S + 1, np.int64)
     for s in range(S):
         start[s + 1] = start[s] + len(occ[s])
-    flat = [x for o in occ for x in o]
     base = np.zeros(L, np.int64)
     ri = 0
     for li in range(L):
         base[li] = ri
         ri += 2 if t.loop[li] else 1
+
+    def ints(values: Any) -> Any:
+        return np.array(values, np.int64)
+
     return KernelMap(
-        nst=nst,
-        stops=stops,
-        route=route,
-        loop=np.array(t.loop, np.int64),
-        windows=np.array(t.windows, np.int64),
-        first=np.array(t.first, np.int64),
-        others=np.array(t.others, np.int64),
-        count=np.array(t.intersections, np.int64),
-        special=np.array(t.special, np.int64),
-        occ_start=start,
-        occ_line=np.array([li for li, _ in flat] or [0], np.int64),
-        occ_pos=np.array([j for _, j in flat] or [0], np.int64),
-        route_base=base,
-        slots=np.array(t.slots, np.int64),
-        value=np.array(CARD_VALUE, np.int64),
-        express=np.array(CARD_EXPRESS, np.int64),
-        deck=np.array(DECK_COUNTS, np.int64),
-        mt_init=_init_genrand(19650218),
+        {
+            "nst": ints([len(st) for st in t.stops]),
+            "stops": stops,
+            "route": route,
+            "loop": ints(t.loop),
+            "windows": ints(t.windows),
+            "first": ints(t.first),
+            "others": ints(t.others),
+            "count": ints(t.intersections),
+            "special": ints(t.special),
+            "occ_start": start,
+            "occ_line": ints([li for o in occ for li in o] or [0]),
+            "route_base": base,
+            "slots": ints(t.slots),
+            "mt_init": ints(_init_genrand(19650218)),
+        }
     )
+
+
+@cython.cclass
+class BotParams:
+    """The greedy evaluation's weights as tables, so the kernel's floats equal Python's."""
+
+    need: F1  # need[seg] = ceil(seg / card) as the evaluator computes it (float)
+    beta_pow: F1  # beta ** need for every integral need
+    over: f64
+    card: f64
+    cap: f64
+    noise: f64
+    extra: f64
+    width: i64
+    discount: f64
+
+    def __init__(
+        self, need: Any, beta_pow: Any, over: float, card: float, cap: float, noise: float,
+        extra: float, width: int, discount: float,
+    ) -> None:  # fmt: skip
+        self.need = need
+        self.beta_pow = beta_pow
+        self.over = over
+        self.card = card
+        self.cap = cap
+        self.noise = noise
+        self.extra = extra
+        self.width = width
+        self.discount = discount
 
 
 def bot_params(weights: Any, noise: float, extra: float, width: int, discount: float) -> BotParams:
     """The evaluator's float arithmetic (``Evaluator._line_value``) as tables, from Python."""
+    import numpy as np
+
     need = np.array([float(-(-seg // weights.card)) for seg in range(129)])
     pow_ = np.array([weights.beta ** float(k) for k in range(129)])
     return BotParams(
@@ -158,34 +300,33 @@ def bot_params(weights: Any, noise: float, extra: float, width: int, discount: f
 
 
 # ------------------------------------------------------------------ random streams
-_mix = _jit(deal.mix)
-
-M32 = 0xFFFFFFFF
-
-
-def _init_genrand(s: int) -> np.ndarray:
+def _init_genrand(s: int) -> list[int]:
     """MT19937's ``init_genrand(s)``: the start of every ``init_by_array`` (always 19650218)."""
-    mt = np.zeros(624, np.int64)
-    mt[0] = s
+    mt = [s]
     for i in range(1, 624):
-        mt[i] = (1812433253 * (int(mt[i - 1]) ^ (int(mt[i - 1]) >> 30)) + i) & M32
+        mt.append((1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & 0xFFFFFFFF)
     return mt
 
 
-def _mt_seed(mt: np.ndarray, seed: int, seat: int, init: np.ndarray) -> None:
+@cython.cfunc
+@cython.exceptval(check=False)
+def _mt_seed(mt: V1, seed: i64, seat: i64, init: V1) -> cython.void:
     """``random.Random(seed * 7 + seat)`` (``init_by_array`` of its 32-bit words, from
     ``init``: ``init_genrand(19650218)``, the same for every seed); ``mt[624]`` is the index."""
-    w0 = (seed & M32) * 7 + seat
-    w1 = (seed >> 32) * 7 + (w0 >> 32)
-    key0 = w0 & M32
-    key1 = w1 & M32
-    key2 = w1 >> 32
-    klen = 3 if key2 else (2 if key1 else 1)
-    for i in range(624):  # a loop: slice assignment costs seconds of numba compile time
+    w0: i64 = (seed & M32) * 7 + seat
+    w1: i64 = (seed >> 32) * 7 + (w0 >> 32)
+    key0: i64 = w0 & M32
+    key1: i64 = w1 & M32
+    key2: i64 = w1 >> 32
+    klen: i64 = 3 if key2 else (2 if key1 else 1)
+    i: i64
+    for i in range(624):
         mt[i] = init[i]
     i = 1
-    j = 0
-    for _ in range(624):
+    j: i64 = 0
+    kj: i64
+    _n: i64
+    for _n in range(624):
         kj = key0 if j == 0 else (key1 if j == 1 else key2)
         mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525)) + kj + j) & M32
         i += 1
@@ -195,93 +336,128 @@ def _mt_seed(mt: np.ndarray, seed: int, seat: int, init: np.ndarray) -> None:
             i = 1
         if j >= klen:
             j = 0
-    for _ in range(623):
+    for _n in range(623):
         mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941)) - i) & M32
         i += 1
         if i >= 624:
             mt[0] = mt[623]
             i = 1
-    mt[0] = 0x80000000
+    mt[0] = _MT_UPPER
     mt[624] = 624
 
 
-_mt_seed = _jit(_mt_seed)
-
-
-def _mt_next(mt: np.ndarray) -> int:
+@cython.cfunc
+@cython.exceptval(check=False)
+def _mt_next(mt: V1) -> i64:
     """The next 32-bit output. MT19937's twist, one word at a time as it is drawn: the twist
     updates ``mt`` in place in index order, word ``k`` reading only words ``> k`` (not yet
     updated) and ``< k`` (updated), so twisting word ``k`` just before it is read gives the
     very words of the whole twist, without computing the 624 words a short game never reads."""
-    kk = mt[624]
+    kk: i64 = mt[624]
     if kk >= 624:
         kk = 0
-    y = (mt[kk] & 0x80000000) | ((mt[kk + 1] if kk < 623 else mt[0]) & 0x7FFFFFFF)
-    v = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1)
-    y = v ^ 0x9908B0DF if y & 1 else v
+    y: i64 = (mt[kk] & _MT_UPPER) | ((mt[kk + 1] if kk < 623 else mt[0]) & 0x7FFFFFFF)
+    v: i64 = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1)
+    y = v ^ _MT_MATRIX if y & 1 else v
     mt[kk] = y
     mt[624] = kk + 1
     y ^= y >> 11
-    y ^= (y << 7) & 0x9D2C5680
-    y ^= (y << 15) & 0xEFC60000
+    y ^= (y << 7) & _MT_TEMPER_B
+    y ^= (y << 15) & _MT_TEMPER_C
     y ^= y >> 18
     return y
 
 
-_mt_next = _jit(_mt_next)
-
-
-def _rand(mt: np.ndarray) -> float:
+@cython.cfunc
+@cython.exceptval(check=False)
+def _rand(mt: V1) -> f64:
     """``random.Random.random()``: 53 bits from two 32-bit outputs, as CPython builds it."""
-    a = _mt_next(mt) >> 5
-    b = _mt_next(mt) >> 6
+    a: i64 = _mt_next(mt) >> 5
+    b: i64 = _mt_next(mt) >> 6
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-_rand = _jit(_rand)
-
-
-# ------------------------------------------------------------------ the rules
-def _scan(
-    nst: np.ndarray,
-    stops: np.ndarray,
-    route: np.ndarray,
-    mk: np.ndarray,
-    li: int,
-    d: int,
-    buf: np.ndarray,
-) -> tuple[int, int]:
-    """Empty stops of line ``li`` in route order ``d`` into ``buf`` (positions); returns
-    ``(empties, run)``: an express card may mark the first ``k`` empties, a number card the
-    first ``k <= run`` (the stops contiguous from the first empty one). ``mk``: 1 = marked."""
-    ne = 0
-    run = 0
-    open_run = True
-    for t in range(nst[li]):
-        j = route[li, d, t]
-        if mk[stops[li, j]] == 0:
+# ------------------------------------------------------------------ a route and its moves
+@cython.cfunc
+@cython.exceptval(check=False)
+def scan_route(km: KernelMap, mk: V1, li: i64, d: i64, buf: V1) -> Scan:
+    """Empty stops of line ``li`` in route order ``d`` (0 forward, 1 a loop's backward route)
+    into ``buf`` (positions). A number card may mark the first ``k <= run``, an express card
+    the first ``k <= empties`` (marked stops skipped). ``mk``: 1 = marked."""
+    ne: i64 = 0
+    run: i64 = 0
+    open_run: cython.bint = True
+    t: i64
+    j: i64
+    for t in range(km.nst[li]):
+        j = km.route[li, d, t]
+        if mk[km.stops[li, j]] == 0:
             buf[ne] = j
             ne += 1
             if open_run:
                 run += 1
         elif ne:
             open_run = False
-    return ne, run
+    return Scan(empties=ne, run=run)
 
 
-_scan = _jit(_scan)
+@cython.cclass
+class Scratch:
+    """Work arrays of one decision (allocated once per kernel)."""
+
+    bf: V1
+    bb: V1
+    rank: V1
+    ch: V1
+    marks: V1
+    aff: V1
+    seen: V1
+    base: F1
+    isfull: V1
+    lost: V1
+    base2: F1
+    isfull2: V1
+    cd: F1  # candidates: gain, line (-1: free ride), direction, crosses, station
+    cl: V1
+    cdr: V1
+    ck: V1
+    cs: V1
+    order: V1
+    top_cd: F1  # the lookahead's best candidates
+    top_cl: V1
+    top_cdr: V1
+    top_ck: V1
+    top_cs: V1
+    top_marks: V1
+
+    def __init__(self, km: KernelMap) -> None:
+        import numpy as np
+
+        L, S, maxn = km.n_lines, km.n_stations, km.max_stops
+        C = S + 2 * L + 2
+
+        def z(n: int) -> Any:
+            return np.zeros(n, np.int64)
+
+        self.bf, self.bb, self.rank = z(maxn + 1), z(maxn + 1), np.full(maxn + 1, -1, np.int64)
+        self.ch, self.marks, self.aff, self.seen = z(2 * 8 + 2), z(maxn + 1), z(L), z(S)
+        self.base, self.isfull, self.lost = np.zeros(L), z(L), z(L)
+        self.base2, self.isfull2 = np.zeros(L), z(L)
+        self.cd, self.cl, self.cdr, self.ck, self.cs = np.zeros(C), z(C), z(C), z(C), z(C)
+        self.order = z(C)
+        self.top_cd, self.top_cl, self.top_cdr = np.zeros(C), z(C), z(C)
+        self.top_ck, self.top_cs, self.top_marks = z(C), z(C), z(maxn + 1)
 
 
-_most_crosses = _jit(most_crosses)
-_nth_card = _jit(nth_card)
-_penalty = _jit(penalty)
-
-
-def _same_prefix(bf: np.ndarray, bb: np.ndarray, k: int, rank: np.ndarray) -> bool:
+@cython.cfunc
+@cython.exceptval(check=False)
+def _same_prefix(bf: V1, bb: V1, k: i64, rank: V1) -> cython.bint:
     """Do the first ``k`` empties forward and backward mark the same stops?"""
+    i: i64
+    r: i64
     for i in range(k):
         rank[bf[i]] = i
-    top = -1
+    top: i64 = -1
     for i in range(k):
         r = rank[bb[i]]
         if r < 0 or r > top:
@@ -291,247 +467,279 @@ def _same_prefix(bf: np.ndarray, bb: np.ndarray, k: int, rank: np.ndarray) -> bo
     return top < k
 
 
-_same_prefix = _jit(_same_prefix)
-
-
-def _choices(nst, stops, route, loop, mk, li, card, bf, bb, rank, out) -> int:  # type: ignore[no-untyped-def]
+@cython.cfunc
+@cython.exceptval(check=False)
+def _choices(km: KernelMap, mk: V1, li: i64, card: i64, sc: Scratch) -> i64:
     """``Tables.choices``: the legal ``direction << 3 | crosses`` of a line card, in
-    ``legal_actions`` order, into ``out``; returns how many."""
-    ne, run = _scan(nst, stops, route, mk, li, 0, bf)
-    if card == PLUS:
-        out[0] = 0
-        if loop[li] and ne:
-            _scan(nst, stops, route, mk, li, 1, bb)
-            if bb[0] != bf[0]:
-                out[1] = 8
+    ``legal_actions`` order, into ``sc.ch``; returns how many."""
+    f: Scan = scan_route(km, mk, li, 0, sc.bf)
+    b: Scan
+    k: i64
+    if card == _PLUS:
+        sc.ch[0] = 0
+        if km.loop[li] and f.empties:
+            scan_route(km, mk, li, 1, sc.bb)
+            if sc.bb[0] != sc.bf[0]:
+                sc.ch[1] = 8
                 return 2
         return 1
-    m = _most_crosses(card, ne, run)
+    m: i64 = most_crosses(card, f.empties, f.run)
     for k in range(m + 1):
-        out[k] = k
-    n = m + 1
-    if loop[li]:
-        neb, runb = _scan(nst, stops, route, mk, li, 1, bb)
-        mb = _most_crosses(card, neb, runb)
+        sc.ch[k] = k
+    n: i64 = m + 1
+    if km.loop[li]:
+        b = scan_route(km, mk, li, 1, sc.bb)
+        mb: i64 = most_crosses(card, b.empties, b.run)
         for k in range(1, mb + 1):
-            if k > m or not _same_prefix(bf, bb, k, rank):
-                out[n] = 8 | k
+            if k > m or not _same_prefix(sc.bf, sc.bb, k, sc.rank):
+                sc.ch[n] = 8 | k
                 n += 1
     return n
 
 
-_choices = _jit(_choices)
-
-
-class Sheets(NamedTuple):
-    """Every player's sheet and the shared deck, reset per game (``_reset``)."""
-
-    mk: np.ndarray  # [player, station] 1 = marked
-    boxed: np.ndarray  # [player, station]
-    lmark: np.ndarray  # [player, line] stops marked
-    win: np.ndarray  # [player, line] windows left
-    wleft: np.ndarray  # [player]
-    inter: np.ndarray  # [player] sum of interchange numbers
-    newly: np.ndarray  # [player, line] completed this round
-    done: np.ndarray  # [player, line]
-    firsts: np.ndarray  # [player, line]
-    when: np.ndarray  # [player, line] round of completion (1-based), 0 if none
-    lpts: np.ndarray  # [player]
-    taken: np.ndarray  # [line]
-    counts: np.ndarray  # [card kind] the draw pile
-    misc: np.ndarray  # [0] total in pile, [1] round, [2] players unfinished
-
-
-def new_sheets(km: KernelMap, n: int) -> Sheets:
-    S = len(km.count)
-    L = len(km.nst)
-    z = np.zeros
-    return Sheets(
-        z((n, S), np.int64), z((n, S), np.int64), z((n, L), np.int64), z((n, L), np.int64),
-        z(n, np.int64), z(n, np.int64), z((n, L), np.int64), z((n, L), np.int64),
-        z((n, L), np.int64), z((n, L), np.int64), z(n, np.int64), z(L, np.int64),
-        z(8, np.int64), z(3, np.int64),
-    )  # fmt: skip
-
-
-def _reset(km, sh) -> None:  # type: ignore[no-untyped-def]
-    n = sh.wleft.shape[0]
-    sh.mk[:] = 0
-    sh.boxed[:] = 0
-    sh.lmark[:] = 0
-    sh.inter[:] = 0
-    sh.newly[:] = 0
-    sh.done[:] = 0
-    sh.firsts[:] = 0
-    sh.when[:] = 0
-    sh.lpts[:] = 0
-    sh.taken[:] = 0
-    tot = 0
-    for p in range(n):
-        tot = 0
-        for li in range(km.nst.shape[0]):
-            sh.win[p, li] = km.windows[li]
-            tot += km.windows[li]
-        sh.wleft[p] = tot
-    for k in range(8):
-        sh.counts[k] = km.deck[k]
-    sh.misc[0] = DECK_SIZE
-    sh.misc[1] = 0
-    sh.misc[2] = n if tot else 0
-
-
-_reset = _jit(_reset)
-
-
-def _mark_at(occ_start, occ_line, nst, special, mk, lmark, newly, s) -> int:  # type: ignore[no-untyped-def]
-    """Mark station ``s`` on one sheet; returns 1 if it is special."""
-    mk[s] = 1
-    for o in range(occ_start[s], occ_start[s + 1]):
-        li = occ_line[o]
-        lmark[li] += 1
-        if lmark[li] == nst[li]:
-            newly[li] = 1
-    return special[s]
-
-
-_mark_at = _jit(_mark_at)
-
-
-def _play_line(  # type: ignore[no-untyped-def]
-    nst,
-    stops,
-    route,
-    occ_start,
-    occ_line,
-    special,
-    count,
-    mk,
-    lmark,
-    newly,
-    boxed,
-    win,
-    wleft,
-    inter,
-    misc,
-    p,
-    card,
-    li,
-    d,
-    k,
-    buf,
-) -> int:
-    """Play ``card`` on line ``li`` in direction ``d`` with ``k`` crosses (legal) on seat
-    ``p``'s sheet (``mk``, ``lmark``, ``newly``, ``boxed``, ``win``: its rows); returns the
-    special stations marked (extra actions earned)."""
-    win[li] -= 1
-    wleft[p] -= 1
-    if wleft[p] == 0:
-        misc[2] -= 1
-    ne, _ = _scan(nst, stops, route, mk, li, d, buf)
-    nsp = 0
-    if card == PLUS:
-        if ne:
-            s = stops[li, buf[0]]
-            nsp += _mark_at(occ_start, occ_line, nst, special, mk, lmark, newly, s)
-            boxed[s] = 1
-            inter[p] += count[s]
-        return nsp
-    for i in range(k):
-        s = stops[li, buf[i]]
-        nsp += _mark_at(occ_start, occ_line, nst, special, mk, lmark, newly, s)
-    return nsp
-
-
-_play_line = _jit(_play_line)
-
-
-def _canonical(nst, stops, route, mk, li, d, k, card, bf, bb, rank) -> int:  # type: ignore[no-untyped-def]
-    """``State.canonical``: a backward move that marks what the forward one marks is forward.
-    Arrays only, as the other small helpers (named tuples make each call cost compile time)."""
+@cython.cfunc
+@cython.exceptval(check=False)
+def _canonical(km: KernelMap, mk: V1, li: i64, d: i64, k: i64, card: i64, sc: Scratch) -> i64:
+    """``State.canonical``: a backward move that marks what the forward one marks is forward."""
     if not d:
         return li << 4 | k
-    ne, run = _scan(nst, stops, route, mk, li, 0, bf)
-    _scan(nst, stops, route, mk, li, 1, bb)
-    if card == PLUS:
-        if ne == 0 or bb[0] == bf[0]:
+    f: Scan = scan_route(km, mk, li, 0, sc.bf)
+    scan_route(km, mk, li, 1, sc.bb)
+    if card == _PLUS:
+        if f.empties == 0 or sc.bb[0] == sc.bf[0]:
             return li << 4
         return li << 4 | 8
-    if k <= _most_crosses(card, ne, run) and _same_prefix(bf, bb, k, rank):
+    if k <= most_crosses(card, f.empties, f.run) and _same_prefix(sc.bf, sc.bb, k, sc.rank):
         return li << 4 | k
     return li << 4 | 8 | k
 
 
-_canonical = _jit(_canonical)
+def station_marks(km: KernelMap) -> Any:
+    """A zeroed station array (1 = marked) as the rule functions read a sheet."""
+    import numpy as np
+
+    return np.zeros(km.n_stations, np.int64)
 
 
-def _deal(counts, misc, key) -> int:  # type: ignore[no-untyped-def]
+class RouteScan(NamedTuple):
+    """A line's route as a card finds it (rules-notes 1-3 and 7)."""
+
+    empties: tuple[int, ...]
+    """Positions of the empty stops in route order: a card enters at the first; an express
+    card marks the first ``k`` (marked stops skipped)."""
+    run: int
+    """How many of them are contiguous from the first: a number card marks ``k <= run``."""
+
+
+def route_scan(km: KernelMap, mk: V1, li: int, d: int, sc: Scratch) -> RouteScan:
+    """:func:`scan_route` for Python callers (the checked engine's tables)."""
+    f: Scan = scan_route(km, mk, li, d, sc.bf)
+    return RouteScan(tuple([sc.bf[i] for i in range(f.empties)]), f.run)
+
+
+def line_choices(km: KernelMap, mk: V1, li: int, card: int, sc: Scratch) -> tuple[int, ...]:
+    """The legal ``direction << 3 | crosses`` of a line card on line ``li`` (given a window),
+    in the order ``State.legal_actions`` lists them: forward 0..most, then the backward moves
+    of a loop that mark other stops than the forward move with as many crosses."""
+    n: i64 = _choices(km, mk, li, card, sc)
+    return tuple([sc.ch[i] for i in range(n)])
+
+
+def canonical_move(km: KernelMap, mk: V1, li: int, d: int, k: int, card: int, sc: Scratch) -> int:
+    """A legal line move as listed: a loop's backward move that marks what the forward move
+    with as many crosses marks is that forward move (``li << 4 | d << 3 | k``)."""
+    return _canonical(km, mk, li, d, k, card, sc)
+
+
+# ------------------------------------------------------------------ the sheets
+@cython.cclass
+class Sheets:
+    """Every player's sheet and the shared deck, reset per game (``_reset``)."""
+
+    mk = cython.declare(V2, visibility="readonly")  # [player, station] 1 = marked
+    boxed = cython.declare(V2, visibility="readonly")  # [player, station]
+    lpts = cython.declare(V1, visibility="readonly")  # [player] line points
+    lmark: V2  # [player, line] stops marked
+    win: V2  # [player, line] windows left
+    wleft: V1  # [player]
+    inter: V1  # [player] sum of interchange numbers
+    newly: V1  # [player] lines completed this round (bitmask; at most 26 lines)
+    done: V1  # [player] lines completed (bitmask)
+    firsts: V2  # [player, line]
+    when: V2  # [player, line] round of completion (1-based), 0 if none
+    taken: i64  # lines some player completed in an earlier round (bitmask)
+    counts: V1  # [card kind] the draw pile
+    total: i64  # cards in the pile
+    rnd: i64  # rounds completed
+    unfinished: i64  # players with an empty window
+    players: i64
+
+    def __init__(self, km: KernelMap, n: int) -> None:
+        import numpy as np
+
+        S, L = km.n_stations, km.n_lines
+
+        def z(*shape: int) -> Any:
+            return np.zeros(shape, np.int64)
+
+        self.mk, self.boxed, self.lpts = z(n, S), z(n, S), z(n)
+        self.lmark, self.win, self.wleft, self.inter = z(n, L), z(n, L), z(n), z(n)
+        self.newly, self.done, self.firsts, self.when = z(n), z(n), z(n, L), z(n, L)
+        self.counts = z(8)
+        self.players = n
+        self.total = self.rnd = self.unfinished = self.taken = 0
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _reset(km: KernelMap, sh: Sheets) -> cython.void:
+    p: i64
+    li: i64
+    s: i64
+    tot: i64 = 0
+    for p in range(sh.players):
+        for s in range(km.n_stations):
+            sh.mk[p, s] = 0
+            sh.boxed[p, s] = 0
+        tot = 0
+        for li in range(km.n_lines):
+            sh.lmark[p, li] = 0
+            sh.firsts[p, li] = 0
+            sh.when[p, li] = 0
+            sh.win[p, li] = km.windows[li]
+            tot += km.windows[li]
+        sh.wleft[p] = tot
+        sh.newly[p] = 0
+        sh.done[p] = 0
+        sh.inter[p] = 0
+        sh.lpts[p] = 0
+    sh.taken = 0
+    for s in range(8):
+        sh.counts[s] = _DECK[s]
+    sh.total = _DECK_SIZE
+    sh.rnd = 0
+    sh.unfinished = sh.players if tot else 0
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _mark(km: KernelMap, sh: Sheets, p: i64, s: i64) -> i64:
+    """Mark station ``s`` on seat ``p``'s sheet; returns 1 if it is special."""
+    o: i64
+    li: i64
+    sh.mk[p, s] = 1
+    for o in range(km.occ_start[s], km.occ_start[s + 1]):
+        li = km.occ_line[o]
+        sh.lmark[p, li] += 1
+        if sh.lmark[p, li] == km.nst[li]:
+            sh.newly[p] |= cython.cast(i64, 1) << li
+    return km.special[s]
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _play_line(
+    km: KernelMap, sh: Sheets, p: i64, card: i64, li: i64, d: i64, k: i64, buf: V1
+) -> i64:
+    """Play ``card`` on line ``li`` in direction ``d`` with ``k`` crosses (legal) on seat
+    ``p``'s sheet; returns the special stations marked (extra actions earned)."""
+    sh.win[p, li] -= 1
+    sh.wleft[p] -= 1
+    if sh.wleft[p] == 0:
+        sh.unfinished -= 1
+    f: Scan = scan_route(km, sh.mk[p], li, d, buf)
+    nsp: i64 = 0
+    s: i64
+    i: i64
+    if card == _PLUS:
+        if f.empties:
+            s = km.stops[li, buf[0]]
+            nsp += _mark(km, sh, p, s)
+            sh.boxed[p, s] = 1
+            sh.inter[p] += km.count[s]
+        return nsp
+    for i in range(k):
+        nsp += _mark(km, sh, p, km.stops[li, buf[i]])
+    return nsp
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _deal(sh: Sheets, key: u64) -> i64:
     """``State.deal``: the seeded card of this round among the cards left."""
-    k = _nth_card(counts, np.int64(_mix(key ^ np.uint64(misc[1])) % np.uint64(misc[0])))
-    counts[k] -= 1
-    misc[0] -= 1
+    k: i64 = nth_card(sh.counts, pick(key, sh.rnd, sh.total))
+    sh.counts[k] -= 1
+    sh.total -= 1
     return k
 
 
-_deal = _jit(_deal)
-
-
-def _end_round(km, sh, card) -> None:  # type: ignore[no-untyped-def]
-    """The completion race of the round (first completers of a line not taken before score
-    ``first``), the reshuffle after the 6, the next round."""
-    n = sh.wleft.shape[0]
-    L = km.nst.shape[0]
-    rnd = sh.misc[1] + 1
-    for li in range(L):
-        now = 0
-        for p in range(n):
-            if sh.newly[p, li]:
-                now = 1
-                sh.done[p, li] = 1
+@cython.cfunc
+@cython.exceptval(check=False)
+def _end_round(km: KernelMap, sh: Sheets, card: i64) -> cython.void:
+    """After the round's last decision: the completion race (:func:`race_firsts`), the
+    reshuffle after the 6, the next round."""
+    rnd: i64 = sh.rnd + 1
+    now: i64 = 0
+    li: i64
+    p: i64
+    completed: i64
+    firsts: i64
+    for p in range(sh.players):
+        completed = sh.newly[p]
+        if not completed:
+            continue
+        now |= completed
+        firsts = race_firsts(sh.players, completed, sh.taken)
+        sh.lpts[p] += completion_points(km, completed, firsts)
+        sh.done[p] |= completed
+        sh.newly[p] = 0
+        for li in range(km.n_lines):
+            if completed >> li & 1:
                 sh.when[p, li] = rnd
-                if n == 1 or not sh.taken[li]:
-                    sh.firsts[p, li] = 1
-                    sh.lpts[p] += km.first[li]
-                else:
-                    sh.lpts[p] += km.others[li]
-                sh.newly[p, li] = 0
-        if now:
-            sh.taken[li] = 1
-    if card == SIX:
-        for k in range(8):
-            sh.counts[k] = km.deck[k]
-        sh.misc[0] = DECK_SIZE
-    sh.misc[1] = rnd
-
-
-_end_round = _jit(_end_round)
+                sh.firsts[p, li] = firsts >> li & 1
+    sh.taken |= now
+    if card == _SIX:
+        for p in range(8):
+            sh.counts[p] = _DECK[p]
+        sh.total = _DECK_SIZE
+    sh.rnd = rnd
 
 
 # ------------------------------------------------------------------ the bots
-def _random_move(nst, stops, route, loop, slots, mk, win, card, mt, bf, bb, rank, ch) -> int:  # type: ignore[no-untyped-def]
+@cython.cfunc
+@cython.exceptval(check=False)
+def _random_move(km: KernelMap, mk: V1, win: V1, card: i64, mt: V1, sc: Scratch) -> i64:
     """``State.random_action``: (open line, slot) pairs drawn until a slot is a listed move.
-    A free ride returns the station (``S``: none)."""
-    S = mk.shape[0]
-    if card == FREE:
-        e = 0
+    A free ride returns the station (``n_stations``: none)."""
+    S: i64 = km.n_stations
+    s: i64
+    e: i64 = 0
+    skip: i64
+    if card == _FREE:
         for s in range(S):
             if not mk[s]:
                 e += 1
-        skip = int(_rand(mt) * (e + 1))
+        skip = cython.cast(i64, _rand(mt) * (e + 1))
         for s in range(S):
             if not mk[s]:
                 if skip == 0:
                     return s
                 skip -= 1
         return S
-    L = nst.shape[0]
-    nol = 0
+    L: i64 = km.n_lines
+    nol: i64 = 0
+    li: i64
+    x: i64
     for li in range(L):
         if win[li]:
             nol += 1
-    width = slots[card]
-    span = nol * width
+    width: i64 = km.slots[card]
+    span: i64 = nol * width
+    j: i64
+    q: i64
+    n: i64
     while True:
-        j = int(_rand(mt) * span)
+        j = cython.cast(i64, _rand(mt) * span)
         q = j // width
         li = 0
         for x in range(L):
@@ -540,190 +748,140 @@ def _random_move(nst, stops, route, loop, slots, mk, win, card, mt, bf, bb, rank
                     li = x
                     break
                 q -= 1
-        n = _choices(nst, stops, route, loop, mk, li, card, bf, bb, rank, ch)
+        n = _choices(km, mk, li, card, sc)
         j %= width
         if j < n:
-            return li << 4 | ch[j]
+            return li << 4 | sc.ch[j]
 
 
-_random_move = _jit(_random_move)
-
-
-def _lv(nst, stops, route, loop, need_of, beta_pow, over, card, cap, mk, li, windows, bonus):  # type: ignore[no-untyped-def]
-    """``Evaluator._line_value``: bonus · P(complete) + worth of the windows left (arrays
-    only: passing the map's named tuple costs more than the walk)."""
-    best = -1.0
-    empties = 0
-    for d in range(2 if loop else 1):
+@cython.cfunc
+@cython.exceptval(check=False)
+def _line_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, bonus: i64) -> f64:
+    """``Evaluator._line_value``: bonus · P(complete) + worth of the windows left."""
+    best: f64 = -1.0
+    empties: i64 = 0
+    need: f64
+    seg: i64
+    d: i64
+    t: i64
+    for d in range(2 if km.loop[li] else 1):
         need = 0.0
         seg = 0
         empties = 0
-        for t in range(nst[li]):
-            s = stops[li, route[li, d, t]]
-            if mk[s]:
+        for t in range(km.nst[li]):
+            if mk[km.stops[li, km.route[li, d, t]]]:
                 if seg:
-                    need += need_of[seg]
+                    need += bp.need[seg]
                     seg = 0
             else:
                 seg += 1
                 empties += 1
         if seg:
-            need += need_of[seg]
+            need += bp.need[seg]
         if best < 0 or need < best:
             best = need
     if empties == 0:
-        return float(bonus)
-    p = beta_pow[int(best)]
+        return cython.cast(f64, bonus)
+    p: f64 = bp.beta_pow[cython.cast(i64, best)]
     if best > windows:
-        p *= over
-    w = windows * card
-    return bonus * p + cap * (w if w < empties else empties)
+        p *= bp.over
+    w: f64 = windows * bp.card
+    return bonus * p + bp.cap * (w if w < empties else empties)
 
 
-_lv = _jit(_lv)
-
-
-class Scratch(NamedTuple):
-    """Work arrays of one decision (allocated once per batch)."""
-
-    bf: np.ndarray
-    bb: np.ndarray
-    rank: np.ndarray
-    ch: np.ndarray
-    marks: np.ndarray
-    aff: np.ndarray
-    seen: np.ndarray
-    base: np.ndarray
-    isfull: np.ndarray
-    lost: np.ndarray
-    base2: np.ndarray
-    isfull2: np.ndarray
-    cd: np.ndarray  # candidates: delta, line (-1: free ride), direction, crosses, station
-    cl: np.ndarray
-    cdr: np.ndarray
-    ck: np.ndarray
-    cs: np.ndarray
-    order: np.ndarray
-
-
-def new_scratch(km: KernelMap) -> Scratch:
-    L = len(km.nst)
-    S = len(km.count)
-    maxn = km.stops.shape[1]
-    C = S + 2 * L + 2
-    i64 = np.int64
-    return Scratch(
-        np.zeros(maxn + 1, i64), np.zeros(maxn + 1, i64), np.full(maxn + 1, -1, i64),
-        np.zeros(2 * 8 + 2, i64), np.zeros(maxn + 1, i64), np.zeros(L, i64), np.zeros(S, i64),
-        np.zeros(L), np.zeros(L, i64), np.zeros(L, i64), np.zeros(L), np.zeros(L, i64),
-        np.zeros(C), np.zeros(C, i64), np.zeros(C, i64), np.zeros(C, i64), np.zeros(C, i64),
-        np.zeros(C, i64),
-    )  # fmt: skip
-
-
-def _move_marks(km, mk, li, d, k, card, s, sc) -> int:  # type: ignore[no-untyped-def]
-    """The stations a candidate marks, into ``sc.marks``; returns how many."""
-    if li < 0:
-        if s < 0:
-            return 0
-        sc.marks[0] = s
-        return 1
-    ne, _ = _scan(km.nst, km.stops, km.route, mk, li, d, sc.bf)
-    if card == PLUS:
-        if ne:
-            sc.marks[0] = km.stops[li, sc.bf[0]]
-            return 1
-        return 0
-    for i in range(k):
-        sc.marks[i] = km.stops[li, sc.bf[i]]
-    return k
-
-
-_move_marks = _jit(_move_marks)
-
-
-def _gain(  # type: ignore[no-untyped-def]
-    nst,
-    stops,
-    route,
-    loop,
-    first,
-    others,
-    occ_start,
-    occ_line,
-    need,
-    bpow,
-    over,
-    card,
-    cap,
-    mk,
-    win,
-    li,
-    marks,
-    nm,
-    bonus,
-    pw,
-    base,
-    isfull,
-    lost,
-    aff,
-) -> float:
+@cython.cfunc
+@cython.exceptval(check=False)
+def _gain(
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, li: i64, marks: V1, nm: i64, bonus: f64,
+    pw: f64, base: F1, isfull: V1, lost: V1, aff: V1,
+) -> f64:  # fmt: skip
     """``Evaluator.delta_raw`` of a move whose ``marks[:nm]`` are set in ``mk`` and that fills
-    a window of line ``li`` (-1: none): only the lines it touches are re-valued. Arrays only
-    (a call that passes the map's named tuples costs more than the work)."""
-    d = pw * nm + bonus
+    a window of line ``li`` (-1: none): only the lines it touches are re-valued."""
+    d: f64 = pw * nm + bonus
+    i: i64
+    o: i64
+    lj: i64
+    s: i64
     for i in range(nm):
         s = marks[i]
-        for o in range(occ_start[s], occ_start[s + 1]):
-            aff[occ_line[o]] = 1
+        for o in range(km.occ_start[s], km.occ_start[s + 1]):
+            aff[km.occ_line[o]] = 1
     if li >= 0:
         aff[li] = 1
-    for lj in range(nst.shape[0]):
+    for lj in range(km.n_lines):
         if not aff[lj]:
             continue
         aff[lj] = 0
         if isfull[lj]:
             continue
-        wl = win[lj] - (1 if lj == li else 0)
-        b = others[lj] if lost[lj] else first[lj]
-        d += _lv(nst, stops, route, loop[lj], need, bpow, over, card, cap, mk, lj, wl, b) - base[lj]
+        d += (
+            _line_value(
+                km, bp, mk, lj, win[lj] - (1 if lj == li else 0),
+                km.others[lj] if lost[lj] else km.first[lj],
+            )
+            - base[lj]
+        )  # fmt: skip
     return d
 
 
-_gain = _jit(_gain)
-
-
-def _bases(km, bp, mk, win, lost, base, isfull, sc) -> None:  # type: ignore[no-untyped-def]
+@cython.cfunc
+@cython.exceptval(check=False)
+def _bases(
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, base: F1, isfull: V1
+) -> cython.void:
     """``Evaluator.base``: every line's value before a move (``isfull``: completed, no value)."""
-    for li in range(km.nst.shape[0]):
-        full = 1
+    li: i64
+    j: i64
+    full: cython.bint
+    for li in range(km.n_lines):
+        full = True
         for j in range(km.nst[li]):
             if not mk[km.stops[li, j]]:
-                full = 0
+                full = False
                 break
         isfull[li] = full
         if full:
             base[li] = 0.0
             continue
-        bonus = km.others[li] if lost[li] else km.first[li]
-        base[li] = _lv(
-            km.nst, km.stops, km.route, km.loop[li], bp.need, bp.beta_pow, bp.over, bp.card,
-            bp.cap, mk, li, win[li], bonus,
-        )  # fmt: skip
+        base[li] = _line_value(km, bp, mk, li, win[li], km.others[li] if lost[li] else km.first[li])
 
 
-_bases = _jit(_bases)
+@cython.cfunc
+@cython.exceptval(check=False)
+def _candidate(sc: Scratch, n: i64, gain: f64, li: i64, d: i64, k: i64, s: i64) -> i64:
+    sc.cd[n] = gain
+    sc.cl[n] = li
+    sc.cdr[n] = d
+    sc.ck[n] = k
+    sc.cs[n] = s
+    return n + 1
 
 
-def _candidates(km, bp, mk, win, card, pw, base, isfull, lost, extra, sc) -> int:  # type: ignore[no-untyped-def]
+@cython.cfunc
+@cython.exceptval(check=False)
+def _candidates(
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, card: i64, pw: f64, base: F1, isfull: V1,
+    lost: V1, extra: f64, sc: Scratch,
+) -> i64:  # fmt: skip
     """``best_moves``: greedy's candidates in its order, with their gains (plus ``extra`` per
     special station marked: the variant's bonus of ``GreedyBot.scored``). Line cards: the full
     run (or the interchange) on every route of every line with a window; a free ride: the
     first empty stop and every isolated empty stop of each open line's routes, then none."""
-    L = km.nst.shape[0]
-    S = km.count.shape[0]
-    n = 0
-    if card == FREE:
+    L: i64 = km.n_lines
+    n: i64 = 0
+    li: i64
+    d: i64
+    t: i64
+    i: i64
+    s: i64
+    N: i64
+    first: i64
+    k: i64
+    nsp: i64
+    g: f64
+    bonus: f64
+    f: Scan
+    if card == _FREE:
         for li in range(L):
             if isfull[li]:
                 continue
@@ -753,203 +911,104 @@ def _candidates(km, bp, mk, win, card, pw, base, isfull, lost, extra, sc) -> int
                     sc.seen[s] = 1
                     sc.marks[0] = s
                     mk[s] = 1
-                    g = _gain(
-                        km.nst, km.stops, km.route, km.loop, km.first, km.others, km.occ_start,
-                        km.occ_line, bp.need, bp.beta_pow, bp.over, bp.card, bp.cap,
-                        mk, win, -1, sc.marks, 1, 0.0, pw, base, isfull, lost, sc.aff,
-                    )  # fmt: skip
+                    g = _gain(km, bp, mk, win, -1, sc.marks, 1, 0.0, pw, base, isfull, lost, sc.aff)
                     mk[s] = 0
                     if extra:
                         g += extra * km.special[s]
-                    sc.cd[n] = g
-                    sc.cl[n] = -1
-                    sc.cdr[n] = 0
-                    sc.ck[n] = 0
-                    sc.cs[n] = s
-                    n += 1
+                    n = _candidate(sc, n, g, -1, 0, 0, s)
         for i in range(n):
             sc.seen[sc.cs[i]] = 0
-        sc.cd[n] = 0.0
-        sc.cl[n] = -1
-        sc.cdr[n] = 0
-        sc.ck[n] = 0
-        sc.cs[n] = -1
-        _ = S
-        return n + 1
+        return _candidate(sc, n, 0.0, -1, 0, 0, -1)
     for li in range(L):
         if not win[li]:
             continue
         for d in range(2 if km.loop[li] else 1):
-            ne, run = _scan(km.nst, km.stops, km.route, mk, li, d, sc.bf)
+            f = scan_route(km, mk, li, d, sc.bf)
             bonus = 0.0
             s = -1
-            if card == PLUS:
-                k = 1 if ne else 0
+            if card == _PLUS:
+                k = 1 if f.empties else 0
                 if k:
                     s = km.stops[li, sc.bf[0]]
                     bonus = 2.0 * km.count[s]
             else:
-                k = _most_crosses(card, ne, run)
-            for i in range(k):
-                sc.marks[i] = km.stops[li, sc.bf[i]]
+                k = most_crosses(card, f.empties, f.run)
             nsp = 0
             for i in range(k):
+                sc.marks[i] = km.stops[li, sc.bf[i]]
                 mk[sc.marks[i]] = 1
                 nsp += km.special[sc.marks[i]]
-            g = _gain(
-                km.nst, km.stops, km.route, km.loop, km.first, km.others, km.occ_start,
-                km.occ_line, bp.need, bp.beta_pow, bp.over, bp.card, bp.cap,
-                mk, win, li, sc.marks, k, bonus, pw, base, isfull, lost, sc.aff,
-            )  # fmt: skip
+            g = _gain(km, bp, mk, win, li, sc.marks, k, bonus, pw, base, isfull, lost, sc.aff)
             for i in range(k):
                 mk[sc.marks[i]] = 0
             if extra:
                 g += extra * nsp
-            sc.cd[n] = g
-            sc.cl[n] = li
-            sc.cdr[n] = d
-            sc.ck[n] = 0 if card == PLUS else k
-            sc.cs[n] = s
-            n += 1
+            n = _candidate(sc, n, g, li, d, 0 if card == _PLUS else k, s)
     return n
 
 
-_candidates = _jit(_candidates)
+@cython.cfunc
+@cython.exceptval(check=False)
+def _lost(km: KernelMap, sh: Sheets, p: i64, lost: V1) -> cython.void:
+    """Lines whose ``first`` bonus another player has taken (seat ``p`` has not completed)."""
+    li: i64
+    for li in range(km.n_lines):
+        lost[li] = 1 if sh.players > 1 and (sh.taken & ~sh.done[p]) >> li & 1 else 0
 
 
-def _lost(km, sh, p, lost) -> None:  # type: ignore[no-untyped-def]
-    n = sh.wleft.shape[0]
-    for li in range(km.nst.shape[0]):
-        lost[li] = 1 if n > 1 and sh.taken[li] and not sh.done[p, li] else 0
-
-
-_lost = _jit(_lost)
-
-
-def _action(nst, stops, route, mk, li, d, k, s, card, bf, bb, rank) -> int:  # type: ignore[no-untyped-def]
-    """A candidate as an action: a free ride's station (``mk.shape[0]``: none) or the
+@cython.cfunc
+@cython.exceptval(check=False)
+def _action(km: KernelMap, mk: V1, li: i64, d: i64, k: i64, s: i64, card: i64, sc: Scratch) -> i64:
+    """A candidate as an action: a free ride's station (``n_stations``: none) or the
     canonical line move."""
-    S = mk.shape[0]
     if li < 0:
-        return 16 * nst.shape[0] + (S if s < 0 else s)
-    return _canonical(nst, stops, route, mk, li, d, k, card, bf, bb, rank)
+        return 16 * km.n_lines + (km.n_stations if s < 0 else s)
+    return _canonical(km, mk, li, d, k, card, sc)
 
 
-_action = _jit(_action)
-
-
-def _greedy_move(km, bp, sh, p, card, mt, special, sc) -> int:  # type: ignore[no-untyped-def]
-    """``GreedyBot.choose``: the first candidate with the best gain plus uniform noise
-    (``GreedyBot.pick``; the kernel plays the bots with their default noise, > 0)."""
-    mk = sh.mk[p]
-    win = sh.win[p]
-    pw = 1.0 if sh.wleft.shape[0] == 1 else 0.5
+@cython.cfunc
+@cython.exceptval(check=False)
+def _evaluated(
+    km: KernelMap, bp: BotParams, sh: Sheets, p: i64, card: i64, special: cython.bint,
+    sc: Scratch,
+) -> i64:  # fmt: skip
+    """Greedy's candidates of seat ``p`` for ``card`` with their gains; returns how many."""
+    mk: V1 = sh.mk[p]
+    win: V1 = sh.win[p]
+    pw: f64 = 1.0 if sh.players == 1 else 0.5
     _lost(km, sh, p, sc.lost)
-    _bases(km, bp, mk, win, sc.lost, sc.base, sc.isfull, sc)
-    extra = bp.extra if special else 0.0
-    n = _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, sc.lost, extra, sc)
-    best = -1e300
-    bi = -1
+    _bases(km, bp, mk, win, sc.lost, sc.base, sc.isfull)
+    extra: f64 = bp.extra if special else 0.0
+    return _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, sc.lost, extra, sc)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _greedy_pick(
+    km: KernelMap, bp: BotParams, mk: V1, n: i64, card: i64, mt: V1, sc: Scratch
+) -> i64:
+    """``GreedyBot.pick``: the first candidate with the best gain plus uniform noise (the
+    kernel plays the bots with their default noise, > 0), as an action."""
+    best: f64 = -1e300
+    bi: i64 = -1
+    v: f64
+    i: i64
     for i in range(n):
         v = sc.cd[i] + bp.noise * _rand(mt)
         if bi < 0 or v > best:
             best = v
             bi = i
-    return _action(
-        km.nst, km.stops, km.route, mk, sc.cl[bi], sc.cdr[bi], sc.ck[bi], sc.cs[bi], card,
-        sc.bf, sc.bb, sc.rank,
-    )  # fmt: skip
+    return _action(km, mk, sc.cl[bi], sc.cdr[bi], sc.ck[bi], sc.cs[bi], card, sc)
 
 
-_greedy_move = _jit(_greedy_move)
-
-
-def _lookahead_move(km, bp, sh, p, card, mt, special, is_extra, sc) -> int:  # type: ignore[no-untyped-def]
-    """``LookaheadBot.choose``: greedy gain + E[best greedy gain of the next card] for the
-    ``width`` best moves (expectimax over the draw pile; the full deck after the 6)."""
-    mk = sh.mk[p]
-    win = sh.win[p]
-    pw = 1.0 if sh.wleft.shape[0] == 1 else 0.5
-    _lost(km, sh, p, sc.lost)
-    _bases(km, bp, mk, win, sc.lost, sc.base, sc.isfull, sc)
-    extra = bp.extra if special else 0.0
-    n = _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, sc.lost, extra, sc)
-    if n == 1 or is_extra:
-        return _greedy_move(km, bp, sh, p, card, mt, special, sc)
-    # sorted(moves, reverse=True) over (gain, route, crosses, station)
-    order = sc.order
-    for i in range(n):
-        order[i] = i
-    for i in range(1, n):
-        x = order[i]
-        j = i - 1
-        while j >= 0 and _before(km, sc, x, order[j]):
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = x
-    top = n if n < bp.width else bp.width
-    cd = np.empty(top)
-    cl = np.empty(top, np.int64)
-    cdr = np.empty(top, np.int64)
-    ck = np.empty(top, np.int64)
-    cs = np.empty(top, np.int64)
-    for i in range(top):
-        o = order[i]
-        cd[i] = sc.cd[o]
-        cl[i] = sc.cl[o]
-        cdr[i] = sc.cdr[o]
-        ck[i] = sc.ck[o]
-        cs[i] = sc.cs[o]
-    six = card == SIX
-    tot = DECK_SIZE if six else sh.misc[0]
-    best = -1e300
-    ba = -1
-    marks = np.empty(sc.marks.shape[0], np.int64)
-    for i in range(top):
-        li = cl[i]
-        a = _action(
-            km.nst, km.stops, km.route, mk, li, cdr[i], ck[i], cs[i], card, sc.bf, sc.bb,
-            sc.rank,
-        )  # fmt: skip
-        nm = _move_marks(km, mk, li, cdr[i], ck[i], card, cs[i], sc)
-        for m in range(nm):
-            marks[m] = sc.marks[m]
-            mk[marks[m]] = 1
-        if li >= 0:
-            win[li] -= 1
-        future = 0.0
-        left = 0
-        for lj in range(km.nst.shape[0]):
-            left += win[lj]
-        if left:
-            _bases(km, bp, mk, win, sc.lost, sc.base2, sc.isfull2, sc)
-            for c in range(8):
-                cnt = km.deck[c] if six else sh.counts[c]
-                if not cnt:
-                    continue
-                m2 = _candidates(km, bp, mk, win, c, pw, sc.base2, sc.isfull2, sc.lost, 0.0, sc)
-                g = sc.cd[0]
-                for q in range(1, m2):
-                    if sc.cd[q] > g:
-                        g = sc.cd[q]
-                future += cnt / tot * g
-        for m in range(nm):
-            mk[marks[m]] = 0
-        if li >= 0:
-            win[li] += 1
-        total = cd[i] + bp.discount * future + bp.noise * _rand(mt)
-        if ba < 0 or total > best:
-            best = total
-            ba = a
-    return ba
-
-
-def _before(km, sc, x, y) -> bool:  # type: ignore[no-untyped-def]
+@cython.cfunc
+@cython.exceptval(check=False)
+def _before(km: KernelMap, sc: Scratch, x: i64, y: i64) -> cython.bint:
     """Does candidate ``x`` sort before ``y`` in descending (gain, route, crosses, station)?"""
     if sc.cd[x] != sc.cd[y]:
         return sc.cd[x] > sc.cd[y]
-    rx = -1 if sc.cl[x] < 0 else km.route_base[sc.cl[x]] + sc.cdr[x]
-    ry = -1 if sc.cl[y] < 0 else km.route_base[sc.cl[y]] + sc.cdr[y]
+    rx: i64 = -1 if sc.cl[x] < 0 else km.route_base[sc.cl[x]] + sc.cdr[x]
+    ry: i64 = -1 if sc.cl[y] < 0 else km.route_base[sc.cl[y]] + sc.cdr[y]
     if rx != ry:
         return rx > ry
     if sc.ck[x] != sc.ck[y]:
@@ -957,75 +1016,179 @@ def _before(km, sc, x, y) -> bool:  # type: ignore[no-untyped-def]
     return sc.cs[x] > sc.cs[y]
 
 
-_before = _jit(_before)
-_lookahead_move = _jit(_lookahead_move)
+@cython.cfunc
+@cython.exceptval(check=False)
+def _move_marks(
+    km: KernelMap, mk: V1, li: i64, d: i64, k: i64, card: i64, s: i64, sc: Scratch
+) -> i64:
+    """The stations a candidate marks, into ``sc.marks``; returns how many."""
+    if li < 0:
+        if s < 0:
+            return 0
+        sc.marks[0] = s
+        return 1
+    f: Scan = scan_route(km, mk, li, d, sc.bf)
+    i: i64
+    if card == _PLUS:
+        if f.empties:
+            sc.marks[0] = km.stops[li, sc.bf[0]]
+            return 1
+        return 0
+    for i in range(k):
+        sc.marks[i] = km.stops[li, sc.bf[i]]
+    return k
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _lookahead_move(
+    km: KernelMap, bp: BotParams, sh: Sheets, p: i64, card: i64, mt: V1,
+    special: cython.bint, is_extra: cython.bint, sc: Scratch,
+) -> i64:  # fmt: skip
+    """``LookaheadBot.choose``: greedy gain + E[best greedy gain of the next card] for the
+    ``width`` best moves (expectimax over the draw pile; the full deck after the 6)."""
+    mk: V1 = sh.mk[p]
+    win: V1 = sh.win[p]
+    pw: f64 = 1.0 if sh.players == 1 else 0.5
+    n: i64 = _evaluated(km, bp, sh, p, card, special, sc)
+    if n == 1 or is_extra:
+        return _greedy_pick(km, bp, mk, n, card, mt, sc)
+    i: i64
+    j: i64
+    x: i64
+    o: i64
+    for i in range(n):  # sorted(moves, reverse=True) over (gain, route, crosses, station)
+        sc.order[i] = i
+    for i in range(1, n):
+        x = sc.order[i]
+        j = i - 1
+        while j >= 0 and _before(km, sc, x, sc.order[j]):
+            sc.order[j + 1] = sc.order[j]
+            j -= 1
+        sc.order[j + 1] = x
+    top: i64 = n if n < bp.width else bp.width
+    for i in range(top):
+        o = sc.order[i]
+        sc.top_cd[i] = sc.cd[o]
+        sc.top_cl[i] = sc.cl[o]
+        sc.top_cdr[i] = sc.cdr[o]
+        sc.top_ck[i] = sc.ck[o]
+        sc.top_cs[i] = sc.cs[o]
+    six: cython.bint = card == _SIX
+    tot: i64 = _DECK_SIZE if six else sh.total
+    best: f64 = -1e300
+    ba: i64 = -1
+    a: i64
+    li: i64
+    nm: i64
+    m: i64
+    c: i64
+    cnt: i64
+    q: i64
+    m2: i64
+    left: i64
+    lj: i64
+    future: f64
+    g: f64
+    total: f64
+    for i in range(top):
+        li = sc.top_cl[i]
+        a = _action(km, mk, li, sc.top_cdr[i], sc.top_ck[i], sc.top_cs[i], card, sc)
+        nm = _move_marks(km, mk, li, sc.top_cdr[i], sc.top_ck[i], card, sc.top_cs[i], sc)
+        for m in range(nm):
+            sc.top_marks[m] = sc.marks[m]
+            mk[sc.top_marks[m]] = 1
+        if li >= 0:
+            win[li] -= 1
+        future = 0.0
+        left = 0
+        for lj in range(km.n_lines):
+            left += win[lj]
+        if left:
+            _bases(km, bp, mk, win, sc.lost, sc.base2, sc.isfull2)
+            for c in range(8):
+                cnt = _DECK[c] if six else sh.counts[c]
+                if not cnt:
+                    continue
+                m2 = _candidates(km, bp, mk, win, c, pw, sc.base2, sc.isfull2, sc.lost, 0.0, sc)
+                g = sc.cd[0]
+                for q in range(1, m2):
+                    if sc.cd[q] > g:
+                        g = sc.cd[q]
+                future += cython.cast(f64, cnt) / tot * g
+        for m in range(nm):
+            mk[sc.top_marks[m]] = 0
+        if li >= 0:
+            win[li] += 1
+        total = sc.top_cd[i] + bp.discount * future + bp.noise * _rand(mt)
+        if ba < 0 or total > best:
+            best = total
+            ba = a
+    return ba
 
 
 # ------------------------------------------------------------------ whole games
-def _play(  # type: ignore[no-untyped-def]
-    km, bp, sh, sc, seed, bots, with_random, with_greedy, with_lookahead, special, mts, hist
-) -> int:
+@cython.cfunc
+@cython.exceptval(check=False)
+def _play(
+    km: KernelMap, bp: BotParams, sh: Sheets, sc: Scratch, seed: i64, bots: V1,
+    special: cython.bint, mts: V2, hist: V1,
+) -> i64:  # fmt: skip
     """One game from the seed: the seeded deck, seat ``p`` playing bot ``bots[p]`` with the
     stream ``random.Random(seed * 7 + p)``. Writes the history (cards and actions) into
-    ``hist`` when it has room; returns its length. ``with_*``: :func:`bot_kinds` of ``bots``
-    (numba prunes the branch of a kind that is ``None`` before typing it)."""
-    n = bots.shape[0]
-    S = km.count.shape[0]
-    fb = 16 * km.nst.shape[0]
+    ``hist`` as far as it has room; returns its length."""
+    n: i64 = sh.players
+    S: i64 = km.n_stations
+    fb: i64 = 16 * km.n_lines
+    p: i64
     _reset(km, sh)
     for p in range(n):
         _mt_seed(mts[p], seed, p, km.mt_init)
-    key = _mix(np.uint64(seed))
-    cap = hist.shape[0]
-    h = 0
-    nst, stops, route, loop, slots = km.nst, km.stops, km.route, km.loop, km.slots
-    occ_start, occ_line, spec, count = km.occ_start, km.occ_line, km.special, km.count
-    wleft, inter, misc = sh.wleft, sh.inter, sh.misc
-    while misc[2] > 0:
-        card = _deal(sh.counts, misc, key)
+    key: u64 = mix(cython.cast(u64, seed))
+    cap: i64 = hist.shape[0]
+    h: i64 = 0
+    card: i64
+    pending: i64
+    is_extra: cython.bint
+    bot: i64
+    a: i64
+    nsp: i64
+    while sh.unfinished > 0:
+        card = _deal(sh, key)
         if h < cap:
             hist[h] = card
         h += 1
         for p in range(n):
-            if wleft[p] == 0:
+            if sh.wleft[p] == 0:
                 continue
-            mk, win, lmark, newly = sh.mk[p], sh.win[p], sh.lmark[p], sh.newly[p]
             pending = 0
             is_extra = False
+            bot = bots[p]
             while True:
-                bot = bots[p]
-                a = -1
-                if with_random is not None:  # noqa: SIM102 (numba prunes this test alone)
-                    if bot == RANDOM:
-                        a = _random_move(
-                            nst, stops, route, loop, slots, mk, win, card, mts[p],
-                            sc.bf, sc.bb, sc.rank, sc.ch,
-                        )  # fmt: skip
-                        if card == FREE:
-                            a += fb
-                if with_greedy is not None:  # noqa: SIM102 (numba prunes this test alone)
-                    if bot == GREEDY:
-                        a = _greedy_move(km, bp, sh, p, card, mts[p], special, sc)
-                if with_lookahead is not None:  # noqa: SIM102 (numba prunes this test alone)
-                    if bot == LOOKAHEAD:
-                        a = _lookahead_move(km, bp, sh, p, card, mts[p], special, is_extra, sc)
+                if bot == _RANDOM:
+                    a = _random_move(km, sh.mk[p], sh.win[p], card, mts[p], sc)
+                    if card == _FREE:
+                        a += fb
+                elif bot == _GREEDY:
+                    a = _greedy_pick(
+                        km, bp, sh.mk[p], _evaluated(km, bp, sh, p, card, special, sc), card,
+                        mts[p], sc,
+                    )  # fmt: skip
+                else:
+                    a = _lookahead_move(km, bp, sh, p, card, mts[p], special, is_extra, sc)
                 if h < cap:
                     hist[h] = a
                 h += 1
                 nsp = 0
-                if card == FREE:
+                if card == _FREE:
                     if a - fb < S:
-                        _mark_at(occ_start, occ_line, nst, spec, mk, lmark, newly, a - fb)
+                        _mark(km, sh, p, a - fb)
                 else:
-                    nsp = _play_line(
-                        nst, stops, route, occ_start, occ_line, spec, count,
-                        mk, lmark, newly, sh.boxed[p], win, wleft, inter, misc,
-                        p, card, a >> 4, a >> 3 & 1, a & 7, sc.bf,
-                    )  # fmt: skip
+                    nsp = _play_line(km, sh, p, card, a >> 4, a >> 3 & 1, a & 7, sc.bf)
                 if special:
-                    pend = pending + nsp
-                    if pend and wleft[p]:
-                        pending = pend - 1
+                    pending += nsp
+                    if pending and sh.wleft[p]:
+                        pending -= 1
                         is_extra = True
                         continue
                 break
@@ -1033,121 +1196,93 @@ def _play(  # type: ignore[no-untyped-def]
     return h
 
 
-_play = _jit(_play, inline=True)
+class Batch(NamedTuple):
+    """Per-game results of :meth:`Kernel.play_batch`, ``G`` games, ``n`` seats."""
+
+    scores: Any  # [G, n]
+    rounds: Any  # [G]
+    when: Any  # [G, n, L] completion round, 0 if not completed
+    firsts: Any  # [G, n, L] 1 if completed for the first bonus
+    empty: Any  # [G, n, S] 1 if empty at the end
+    boxed: Any  # [G, n, S] 1 if carrying an interchange number
 
 
-def _batch(  # type: ignore[no-untyped-def]
-    km, bp, sh, sc, seeds, bots, with_random, with_greedy, with_lookahead, special, mts, hist,
-    scores, rounds, when, firsts, empty, boxed,
-):  # fmt: skip
-    """Play ``seeds``' games; per game the scores, rounds, completion rounds, ``first`` bonuses,
-    empty and boxed stations (what ``simulate``'s statistics read). The kernel's one compiled
-    entry point: writes the history of the last game into ``hist`` when it has room and returns
-    its length."""
-    n = bots.shape[0]
-    S = km.count.shape[0]
-    L = km.nst.shape[0]
-    h = 0
+def play_games(
+    km: KernelMap, bp: BotParams, sh: Sheets, sc: Scratch, seeds: V1, bots: V1,
+    special: cython.bint, mts: V2, hist: V1, scores: V2, rounds: V1, when: V3, firsts: B3,
+    empty: B3, boxed: B3,
+) -> i64:  # fmt: skip
+    """Play ``seeds``' games; per game the scores, rounds, completion rounds, ``first``
+    bonuses, empty and boxed stations (what ``simulate``'s statistics read). Writes the
+    history of the last game into ``hist`` as far as it has room and returns its length."""
+    n: i64 = sh.players
+    g: i64
+    p: i64
+    s: i64
+    li: i64
+    e: i64
+    em: i64
+    h: i64 = 0
     for g in range(seeds.shape[0]):
-        h = _play(
-            km, bp, sh, sc, seeds[g], bots, with_random, with_greedy, with_lookahead, special,
-            mts, hist,
-        )  # fmt: skip
-        rounds[g] = sh.misc[1]
+        h = _play(km, bp, sh, sc, seeds[g], bots, special, mts, hist)
+        rounds[g] = sh.rnd
         for p in range(n):
             e = 0
-            for s in range(S):
+            for s in range(km.n_stations):
                 em = 1 - sh.mk[p, s]
                 empty[g, p, s] = em
                 boxed[g, p, s] = sh.boxed[p, s]
                 e += em
-            scores[g, p] = sh.lpts[p] + 2 * sh.inter[p] - _penalty(e, n)
-            for li in range(L):
+            scores[g, p] = sh.lpts[p] + 2 * sh.inter[p] - penalty(e, n)
+            for li in range(km.n_lines):
                 when[g, p, li] = sh.when[p, li]
                 firsts[g, p, li] = sh.firsts[p, li]
     return h
 
 
-_batch = _jit(_batch, entry=True)
-
-
-def bot_kinds(bots: np.ndarray) -> tuple[bool | None, bool | None, bool | None]:
-    """(random, greedy, lookahead): ``True`` for a kind some seat plays, else ``None``. numba
-    prunes the branches of a ``None`` kind before typing them, so a run compiles only the bots
-    it seats (a random-only run never compiles the greedy evaluation)."""
-    codes = set(bots.tolist())
-    return tuple(True if k in codes else None for k in (RANDOM, GREEDY, LOOKAHEAD))  # type: ignore[return-value]
-
-
-class Batch(NamedTuple):
-    """Per-game results of :func:`play_batch`, ``G`` games, ``n`` seats."""
-
-    scores: np.ndarray  # [G, n]
-    rounds: np.ndarray  # [G]
-    when: np.ndarray  # [G, n, L] completion round, 0 if not completed
-    firsts: np.ndarray  # [G, n, L] 1 if completed for the first bonus
-    empty: np.ndarray  # [G, n, S] 1 if empty at the end
-    boxed: np.ndarray  # [G, n, S] 1 if carrying an interchange number
-
-
 class Kernel:
-    """The kernel for one map and seating: ``play_batch(seeds)`` and ``play_history(seed)``."""
+    """The kernel for one map (``Tables.kernel``) and seating: ``play_batch(seeds)`` and
+    ``play_history(seed)``."""
 
     def __init__(
-        self, tables: Tables, bots: tuple[str, ...], special: bool, params: BotParams
+        self, km: KernelMap, bots: tuple[str, ...], special: bool, params: BotParams
     ) -> None:
-        self.km = kernel_map(tables)
+        import numpy as np
+
+        self.km = km
         self.bp = params
         self.n = len(bots)
         self.bots = np.array([BOT_CODES[b] for b in bots], np.int64)
-        self.kinds = bot_kinds(self.bots)
         self.special = bool(special)
-        self.sh = new_sheets(self.km, self.n)
-        self.sc = new_scratch(self.km)
+        self.sh = Sheets(self.km, self.n)
+        self.sc = Scratch(self.km)
         self.mts = np.zeros((self.n, 625), np.int64)
+        self.no_history = np.zeros(0, np.int64)
 
-    def play_batch(self, seeds: np.ndarray) -> Batch:
-        return self._run(seeds, _NO_HISTORY)[0]
+    def play_batch(self, seeds: Any) -> Batch:
+        return self._run(seeds, self.no_history)[0]
 
-    def is_compiled(self) -> bool:
-        """Is this seating's machine code loaded or in numba's on-disk cache? ``False``: the
-        first game compiles it (seconds; see docs/engine.md), so a caller can say so first."""
-        if not JIT:
-            return True
-        out = self._outputs(0)
-        args = (
-            self.km, self.bp, self.sh, self.sc, np.zeros(0, np.int64), self.bots, *self.kinds,
-            self.special, self.mts, _NO_HISTORY, *out,
-        )  # fmt: skip
-        sig = tuple(_batch.typeof_pyval(a) for a in args)
-        if sig in _batch.overloads:
-            return True
-        cres = _batch._cache.load_overload(sig, _batch.targetctx)
-        if cres is None:
-            return False
-        _batch.add_overload(cres)
-        return True
+    def _run(self, seeds: Any, hist: Any) -> tuple[Batch, int]:
+        """Per-game results of ``seeds``' games and the length of the last one's history
+        (written into ``hist`` as far as it has room)."""
+        import numpy as np
 
-    def _outputs(self, G: int) -> Batch:
-        L, S = len(self.km.nst), len(self.km.count)
-        return Batch(
+        G, L, S = len(seeds), self.km.n_lines, self.km.n_stations
+        out = Batch(
             np.zeros((G, self.n), np.int64), np.zeros(G, np.int64),
             np.zeros((G, self.n, L), np.int64), np.zeros((G, self.n, L), np.int8),
             np.zeros((G, self.n, S), np.int8), np.zeros((G, self.n, S), np.int8),
         )  # fmt: skip
-
-    def _run(self, seeds: np.ndarray, hist: np.ndarray) -> tuple[Batch, int]:
-        """Per-game results of ``seeds``' games and the length of the last one's history
-        (written into ``hist`` as far as it has room)."""
-        out = self._outputs(len(seeds))
-        h = _batch(
+        h = play_games(
             self.km, self.bp, self.sh, self.sc, np.asarray(seeds, np.int64), self.bots,
-            *self.kinds, self.special, self.mts, hist, *out,
+            self.special, self.mts, hist, *out,
         )  # fmt: skip
         return out, h
 
     def play_history(self, seed: int) -> list[int]:
         """Every action of game ``seed`` (cards and moves interleaved, as ``State.history``)."""
+        import numpy as np
+
         hist = np.zeros(MAX_HISTORY, np.int64)
         _, h = self._run(np.array([seed], np.int64), hist)
         if h > MAX_HISTORY:
@@ -1156,6 +1291,8 @@ class Kernel:
 
     def sheet(self, p: int) -> tuple[int, int, int]:
         """After ``play_history``: seat ``p``'s (marked mask, boxed mask, line points)."""
-        mk = sum(1 << s for s in np.flatnonzero(self.sh.mk[p]).tolist())
-        bx = sum(1 << s for s in np.flatnonzero(self.sh.boxed[p]).tolist())
+        import numpy as np
+
+        mk = sum(1 << s for s in np.flatnonzero(np.asarray(self.sh.mk[p])).tolist())
+        bx = sum(1 << s for s in np.flatnonzero(np.asarray(self.sh.boxed[p])).tolist())
         return mk, bx, int(self.sh.lpts[p])

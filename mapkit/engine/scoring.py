@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mapkit.engine.kernel import penalty
+
 RATINGS: tuple[tuple[int, str], ...] = (
     (50, "WOW, you're either a genius or had incredible luck!"),
     (40, "Respect — you have professional planning talent!"),
@@ -40,12 +42,6 @@ class Breakdown:
     @property
     def score(self) -> int:
         return self.line_points + self.interchange_points - self.penalty
-
-
-def penalty(empty_stations: int, players: int) -> int:
-    """Rules-notes 15: every empty station costs a point solo, half a point (rounded down)
-    with several players. The kernel compiles this very function."""
-    return empty_stations if players == 1 else empty_stations // 2
 
 
 def ranks(scores: list[int], empty: list[int]) -> list[int]:

@@ -17,6 +17,7 @@ Chance actions are card kinds 0..7 (``cards.CARD_NAMES``).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,12 +30,17 @@ from mapkit.engine.cards import (
     PLUS,
     SIX,
     TERMINAL,
-    most_crosses,
-    nth_card,
 )
-from mapkit.engine.deal import pick, seed_key
 from mapkit.engine.errors import IllegalMove
-from mapkit.engine.scoring import Breakdown, penalty, ranks
+from mapkit.engine.kernel import (
+    completion_points,
+    nth_card,
+    penalty,
+    pick,
+    race_firsts,
+    seed_key,
+)
+from mapkit.engine.scoring import Breakdown, ranks
 
 if TYPE_CHECKING:
     from mapkit.engine.game import Game
@@ -81,7 +87,7 @@ class State:
         self._n = n
         self._seed = seed
         self._smix = seed_key(seed)
-        self._counts = list(DECK_COUNTS)
+        self._counts = array("q", DECK_COUNTS)
         self._total = DECK_SIZE
         self._cur = CHANCE
         self._card = -1
@@ -381,7 +387,7 @@ class State:
                 raise IllegalMove("an interchange places no crosses")
             return
         e = t.entry(li, d, lm)
-        m = most_crosses(c, len(e[1]) - 1, e[0])
+        m = e.most_crosses(c)
         if k > m:
             raise IllegalMove(
                 f"more crosses than possible: {k} crosses on line {lid}"
@@ -397,17 +403,8 @@ class State:
         if self._cur < 0 or self._card == FREE or not a & 8:
             return a
         t = self._t
-        li, k = a >> 4, a & 7
-        lm = self._local[self._cur * t.n_lines + li]
-        f = t.entry(li, 0, lm)
-        b = t.entry(li, 1, lm)
-        c = self._card
-        if c == PLUS:
-            return li << 4 if b[2] == f[2] else a
-        mf = most_crosses(c, len(f[1]) - 1, f[0])
-        if k <= mf and f[1][k][0] == b[1][k][0]:
-            return li << 4 | k
-        return a
+        li = a >> 4
+        return t.canonical(li, self._local[self._cur * t.n_lines + li], 1, a & 7, self._card)
 
     # ---------------------------------------------------------------- moving
     def apply_action(self, action: int) -> None:
@@ -501,7 +498,7 @@ class State:
         if last >= 0:
             rnd += 1
             if last == SIX:
-                counts, total = list(DECK_COUNTS), DECK_SIZE
+                counts, total = array("q", DECK_COUNTS), DECK_SIZE
         for _ in range(n):
             k = nth_card(counts, pick(self._smix, rnd, total))
             counts[k] -= 1
@@ -509,7 +506,7 @@ class State:
             out.append(k)
             rnd += 1
             if k == SIX:
-                counts, total = list(DECK_COUNTS), DECK_SIZE
+                counts, total = array("q", DECK_COUNTS), DECK_SIZE
         return out
 
     def _reveal(self, c: int) -> None:
@@ -545,16 +542,16 @@ class State:
             k = a & 7
             if c == PLUS:
                 e = t.entry(li, a >> 3 & 1, self._local[i])
-                if e[2] >= 0:
-                    g, upd, nsp = e[1][1]
+                if e.entry >= 0:
+                    g, upd, nsp = e.outcomes[1]
                     self._marked[p] |= g
                     self._boxed[p] |= g
-                    self._inter[p] = (*self._inter[p], t.intersections[e[2]])
+                    self._inter[p] = (*self._inter[p], t.intersections[e.entry])
             elif k:
                 lm = self._local[i]
                 d = a >> 3 & 1
                 e = t.memo[2 * li + d].get(lm) or t.entry(li, d, lm)
-                g, upd, nsp = e[1][k]
+                g, upd, nsp = e.outcomes[k]
                 self._marked[p] |= g
         if upd:
             local = self._local
@@ -602,20 +599,18 @@ class State:
                     continue
                 now |= nw
                 self._done[p] |= nw
-                first = nw if n == 1 else nw & ~taken
+                first = race_firsts(n, nw, taken)
                 self._firsts[p] |= first
-                pts = 0
+                self._lpts[p] += completion_points(t.kernel, nw, first)
                 base = p * t.n_lines
                 rnd = self._round + 1
                 for li in range(t.n_lines):
                     if nw >> li & 1:
-                        pts += t.first[li] if first >> li & 1 else t.others[li]
                         self._when[base + li] = rnd
-                self._lpts[p] += pts
                 newly[p] = 0
             self._taken = taken | now
         if self._card == SIX:
-            self._counts = list(DECK_COUNTS)
+            self._counts = array("q", DECK_COUNTS)
             self._total = DECK_SIZE
         self._round += 1
         self._card = -1

@@ -3,16 +3,45 @@
 A player's sheet is one int (bit ``s`` set: station ``s`` marked) plus, per line, a
 *line-local* mask (bit ``j`` set: the line's ``j``-th stop marked). The outcome of
 any card on a line depends only on that line-local mask, so it is computed once
-and memoised: a move is then a dict lookup and a few ``|=``.
+and memoised: a move is then a dict lookup and a few ``|=``. What a card may do on
+a line is not written here: the memo holds the answers of the game kernel's rule
+functions (``kernel.route_scan``, ``kernel.line_choices``, ``kernel.canonical_move``),
+asked once per line-local mask; the kernel reads the map as ``Tables.kernel``.
 """
 
 from __future__ import annotations
 
-from mapkit.engine.cards import CARD_VALUE, PLUS, most_crosses
+from typing import NamedTuple
+
+from mapkit.engine import kernel
+from mapkit.engine.cards import CARD_VALUE, PLUS
 from mapkit.mapfile.model import CityMap
 
-Outcome = tuple[int, tuple[tuple[int, int], ...], int]
-"""``(global bits, ((line, local bits), ...), special stations marked)`` of placing k marks."""
+
+class Outcome(NamedTuple):
+    """What marking the first ``k`` empty stops of a route does to a sheet."""
+
+    stations: int
+    """The stations marked (bits of the sheet's global mask)."""
+    lines: tuple[tuple[int, int], ...]
+    """``(line, line-local bits)`` for every line through them."""
+    specials: int
+    """How many of them are special stations."""
+
+
+class LineEntry(NamedTuple):
+    """A route of a line with a given line-local mask, as the memo keeps it."""
+
+    run: int
+    """Empty stops contiguous from the first (a number card's most)."""
+    outcomes: tuple[Outcome, ...]
+    """``outcomes[k]``: marking the first ``k`` empty stops (express order)."""
+    entry: int
+    """The station where a card enters (the first empty stop), -1 on a full line."""
+
+    def most_crosses(self, card: int) -> int:
+        """The most crosses ``card`` allows here (``kernel.most_crosses``)."""
+        return kernel.most_crosses(card, len(self.outcomes) - 1, self.run)
 
 
 _MEMOS: dict[int, tuple[CityMap, tuple]] = {}
@@ -73,18 +102,25 @@ class Tables:
         self.free_base = 16 * self.n_lines
         self.stop_masks = tuple(sum(1 << s for s in st) for st in self.stops)
         """Per line, the global bits of its stops."""
-        self.memo: list[dict[int, tuple]]
+        self.memo: list[dict[int, LineEntry]]
         self.choice_memo: list[dict[int, tuple[int, ...]]]
         self.memo, self.choice_memo = _memos(city)
+        self.kernel = kernel.kernel_map(self)
+        """The map as the game kernel reads it: the one compiled form, for every caller."""
+        self._scratch = kernel.Scratch(self.kernel)
+        self._mk = kernel.station_marks(self.kernel)
 
-    def entry(self, li: int, d: int, lm: int) -> tuple:
-        """``(run, outcomes, first_empty_station)`` of line ``li`` in direction ``d``.
+    def _line_marks(self, li: int, lm: int) -> object:
+        """A station array with line ``li``'s stops marked as ``lm`` says (the kernel's view
+        of one line of a sheet; the other stations do not matter to the line's rules)."""
+        mk = self._mk
+        for j, s in enumerate(self.stops[li]):
+            mk[s] = lm >> j & 1
+        return mk
 
-        Following the route from the wagon, the empty stops in order are the
-        stops an express card may mark; ``run`` of them are contiguous from the
-        first one (what a number card may mark). ``outcomes[k]`` is the effect
-        of marking the first ``k`` of them.
-        """
+    def entry(self, li: int, d: int, lm: int) -> LineEntry:
+        """Line ``li`` in direction ``d`` with line-local mask ``lm``: what a card finds there
+        (``kernel.route_scan``) and what marking the first ``k`` empty stops does."""
         memo = self.memo[2 * li + d]
         e = memo.get(lm)
         if e is None:
@@ -108,45 +144,26 @@ class Tables:
         return x
 
     def _choices(self, li: int, lm: int, card: int) -> tuple[int, ...]:
-        e = self.entry(li, 0, lm)
-        if card == PLUS:
-            if self.loop[li]:
-                b = self.entry(li, 1, lm)
-                if b[2] >= 0 and b[2] != e[2]:
-                    return (0, 8)
-            return (0,)
-        m = most_crosses(card, len(e[1]) - 1, e[0])
-        out = list(range(m + 1))
-        if self.loop[li]:
-            b = self.entry(li, 1, lm)
-            mb = most_crosses(card, len(b[1]) - 1, b[0])
-            outs = e[1]
-            for k in range(1, mb + 1):
-                if k > m or b[1][k][0] != outs[k][0]:
-                    out.append(8 | k)
-        return tuple(out)
+        return kernel.line_choices(self.kernel, self._line_marks(li, lm), li, card, self._scratch)
 
-    def _compute(self, li: int, d: int, lm: int) -> tuple:
-        route = self.routes[li][d]
+    def canonical(self, li: int, lm: int, d: int, k: int, card: int) -> int:
+        """The listed form of the legal line move ``li``/``d``/``k`` (``kernel.canonical_move``)."""
+        mk = self._line_marks(li, lm)
+        return kernel.canonical_move(self.kernel, mk, li, d, k, card, self._scratch)
+
+    def _compute(self, li: int, d: int, lm: int) -> LineEntry:
         stops = self.stops[li]
-        empties = [j for j in route if not lm >> j & 1]
-        run = 0
-        if empties:
-            start = route.index(empties[0])
-            for j in route[start:]:
-                if lm >> j & 1:
-                    break
-                run += 1
-        outs: list[Outcome] = [(0, (), 0)]
+        scan = kernel.route_scan(self.kernel, self._line_marks(li, lm), li, d, self._scratch)
+        outs: list[Outcome] = [Outcome(0, (), 0)]
         g = 0
         per_line: dict[int, int] = {}
         nsp = 0
-        for j in empties:
+        for j in scan.empties:
             s = stops[j]
             g |= 1 << s
             nsp += self.special[s]
             for lj, b in self.station_upd[s]:
                 per_line[lj] = per_line.get(lj, 0) | b
-            outs.append((g, tuple(per_line.items()), nsp))
-        first = stops[empties[0]] if empties else -1
-        return (run, tuple(outs), first)
+            outs.append(Outcome(g, tuple(per_line.items()), nsp))
+        first = stops[scan.empties[0]] if scan.empties else -1
+        return LineEntry(scan.run, tuple(outs), first)

@@ -11,7 +11,6 @@ import _random
 import hashlib
 import multiprocessing
 import os
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -185,15 +184,7 @@ class KernelPlayer:
         la = make_bot("lookahead")
         assert isinstance(la, LookaheadBot)
         params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
-        self.kernel = Kernel(self.game.tables, cfg.bots, cfg.special_stations, params)
-        if not self.kernel.is_compiled():
-            kinds = sorted(set(cfg.bots))
-            secs = max(COMPILE_SECONDS[k] for k in kinds)
-            print(
-                f"mapkit: compiling the game kernel for the {'/'.join(kinds)} bot once "
-                f"(about {secs} s; later runs load it from numba's cache)...",
-                file=sys.stderr,
-            )
+        self.kernel = Kernel(self.game.tables.kernel, cfg.bots, cfg.special_stations, params)
 
     def seeds(self, lo: int, hi: int) -> Any:
         import numpy as np
@@ -284,9 +275,6 @@ def _python_chunk(bounds: tuple[int, int]) -> tuple[Any, list[tuple[int, dict[st
 
 
 KERNEL_CHUNK = 2048
-COMPILE_SECONDS = {"random": 8, "greedy": 11, "lookahead": 16}
-"""CPU seconds a first run spends compiling the kernel for each bot kind on the 2-core machine
-of docs/engine.md ("First-run cost"); a seating costs about its dearest kind."""
 
 
 def run(
@@ -305,7 +293,7 @@ def run(
     jobs = max(1, min(jobs or os.cpu_count() or 1, cfg.games))
     if kernel_plays(cfg):
         _kworker = KernelPlayer(city, cfg)
-        _kworker.tally(0, 0)  # load (or compile) the kernel once, before any fork
+        _kworker.tally(0, 0)  # set the kernel up once, before any fork
         work, size = _kernel_chunk, KERNEL_CHUNK
     else:
         _worker = Player(city, cfg)
