@@ -11,6 +11,7 @@ import _random
 import hashlib
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -176,6 +177,7 @@ class KernelPlayer:
         from mapkit.bots.lookahead import LookaheadBot
         from mapkit.engine import Game, GameOptions
         from mapkit.engine.kernel import Kernel, bot_params
+        from mapkit.engine.kernel_build import kernel_status
 
         self.city = city
         self.cfg = cfg
@@ -185,6 +187,9 @@ class KernelPlayer:
         assert isinstance(la, LookaheadBot)
         params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
         self.kernel = Kernel(self.game.tables.kernel, cfg.bots, cfg.special_stations, params)
+        status = kernel_status()
+        if not status.current:
+            print(f"mapkit: warning: {status.message}", file=sys.stderr)
 
     def seeds(self, lo: int, hi: int) -> Any:
         import numpy as np
