@@ -10,22 +10,11 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.evaluate import View
-from mapkit.bots.model import EXPRESS, FREE, NUMBER, PLUS, Compiled
+from mapkit.bots.model import FREE, PLUS, Compiled
 from mapkit.engine import cards
 
 if TYPE_CHECKING:
     from mapkit.engine import State
-
-_KIND = tuple(
-    FREE if k == cards.FREE else PLUS if k == cards.PLUS else EXPRESS if x else NUMBER
-    for k, x in enumerate(cards.CARD_EXPRESS)
-)
-"""The bots' kind of each engine card kind (``mapkit.engine.cards``, the one card table)."""
-
-
-def card_of(kind: int) -> tuple[str, int]:
-    """(bot card kind, value) of an engine card kind."""
-    return _KIND[kind], cards.CARD_VALUE[kind]
 
 
 class Bot:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from mapkit.bots.base import card_of, view_of
+from mapkit.bots.base import view_of
 from mapkit.bots.evaluate import View, best_moves, final_score
 from mapkit.bots.greedy import EXTRA_ACTION, GreedyBot
 
@@ -41,20 +41,19 @@ class ClairvoyantBot(GreedyBot):
         cc = ev.cc
         v = view_of(state, cc)
         horizon = sum(v.windows) + 8
-        cards = [card_of(k) for k in state.upcoming_cards(horizon)]
-        cards[:0] = [card_of(state.card())]
+        cards = [state.card(), *state.upcoming_cards(horizon)]
         extra = EXTRA_ACTION if state.game.special_stations else 0.0
         sp = cc.special_mask
         beam: list[tuple[float, View, tuple]] = [(ev.value(v), v, ())]
         finished: list[tuple[float, tuple]] = []
-        for kind, value in cards:
+        for card in cards:
             children: dict[tuple, tuple[float, View, tuple]] = {}
             for h, bv, path in beam:
                 if not any(bv.windows):
                     finished.append((final_score(cc, bv), path))
                     continue
                 base = ev.base(bv)
-                for d, ri, k, s, marks in best_moves(ev, rt, bv, kind, value, base):
+                for d, ri, k, s, marks in best_moves(ev, rt, bv, card, base):
                     nv = View(bv.marked | marks, bv.windows[:], bv.lost, bv.done, bv.inter, bv.pw)
                     if ri >= 0:
                         nv.windows[rt.routes[ri].line] -= 1

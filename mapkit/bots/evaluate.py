@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mapkit.bots.model import EXPRESS, FREE, PLUS, Compiled
+from mapkit.bots.model import FREE, KIND_OF, PLUS, Compiled
+from mapkit.engine.kernel import most_crosses
 
 
 @dataclass(frozen=True)
@@ -205,14 +206,11 @@ class Routes:
         route = self.routes[ri]
         cc = self.cc
         flags = [bool(marked & b) for b in route.bits]
-        empties = [s for s, f in zip(route.stops, flags, strict=True) if not f]
-        run = 0
-        if empties:
-            start = flags.index(False)
-            for f in flags[start:]:
-                if f:
-                    break
-                run += 1
+        li = route.line
+        local = sum(1 << j for j, s in enumerate(cc.stops[li]) if marked >> s & 1)
+        scan = cc.tables.scan(li, 1 if route.direction == "backward" else 0, local)
+        empties = [cc.stops[li][j] for j in scan.empties]
+        run = scan.run
         pm, pl = [0], [0]
         for s in empties:
             pm.append(pm[-1] | 1 << s)
@@ -226,7 +224,7 @@ class Routes:
 
 
 def best_moves(
-    ev: Evaluator, rt: Routes, v: View, kind: str, value: int, base: list[float | None]
+    ev: Evaluator, rt: Routes, v: View, card: int, base: list[float | None]
 ) -> list[tuple[float, int, int, int, int]]:
     """Every candidate as ``(delta, route index, crosses, station, marks)``, unsorted.
 
@@ -238,6 +236,7 @@ def best_moves(
     cc = ev.cc
     out = []
     marked = v.marked
+    kind = KIND_OF[card]
     if kind == FREE:
         seen = set()
         for li in range(len(cc.line_mask)):
@@ -252,7 +251,6 @@ def best_moves(
                     out.append((ev.delta_raw(v, -1, b, 0, cc.lines_at_mask[s], base), -1, 0, s, b))
         out.append((0.0, -1, 0, -1, 0))
         return out
-    express = kind == EXPRESS
     memo, masks, delta = rt.memo, rt.masks, ev.delta_raw
     for li, wl in enumerate(v.windows):
         if not wl:
@@ -268,9 +266,7 @@ def best_moves(
                 else:
                     out.append((ev.delta_raw(v, li, 0, 0, 0, base), ri, 0, -1, 0))
                 continue
-            k = len(empties) if express else run
-            if k > value:
-                k = value
+            k = most_crosses(card, len(empties), run)
             out.append((delta(v, li, pm[k], 0, pl[k], base), ri, k, -1, pm[k]))
     return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from mapkit.bots.base import Bot, card_of, free_base, view_of
+from mapkit.bots.base import Bot, free_base, view_of
 from mapkit.bots.evaluate import DEFAULT, Evaluator, Routes, View, Weights, best_moves
 
 if TYPE_CHECKING:
@@ -50,8 +50,7 @@ class GreedyBot(Bot):
         ev, rt = self.tools(state)
         if v is None:
             v = view_of(state, ev.cc)
-        kind, value = card_of(state.card())
-        moves = best_moves(ev, rt, v, kind, value, ev.base(v))
+        moves = best_moves(ev, rt, v, state.card(), ev.base(v))
         sp = ev.cc.special_mask
         if state.game.special_stations and sp:
             moves = [

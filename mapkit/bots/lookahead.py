@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from mapkit.bots.base import card_of, next_cards, view_of
+from mapkit.bots.base import next_cards, view_of
 from mapkit.bots.evaluate import View, best_moves
 from mapkit.bots.greedy import GreedyBot
 
@@ -35,7 +35,7 @@ class LookaheadBot(GreedyBot):
         moves = sorted(self.scored(state, v), reverse=True)
         if len(moves) == 1 or state.is_extra_action():
             return GreedyBot.choose(self, state, rng)
-        outcomes = [(card_of(k), p) for k, p in next_cards(state)]
+        outcomes = next_cards(state)
         rand = (rng or self.rng).random
         best, best_value = None, None
         for m in moves[: self.width]:
@@ -47,8 +47,8 @@ class LookaheadBot(GreedyBot):
             future = 0.0
             if any(after.windows):
                 base = ev.base(after)
-                for (kind, value), p in outcomes:
-                    future += p * max(best_moves(ev, rt, after, kind, value, base))[0]
+                for card, p in outcomes:
+                    future += p * max(best_moves(ev, rt, after, card, base))[0]
             total = d + self.discount * future + self.noise * rand()
             if best_value is None or total > best_value:
                 best, best_value = a, total

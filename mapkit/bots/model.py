@@ -10,9 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mapkit.engine import cards
 from mapkit.engine.tables import Tables
 
 NUMBER, EXPRESS, PLUS, FREE = "number", "express", "plus", "free"
+KIND_OF: tuple[str, ...] = tuple(
+    FREE if k == cards.FREE else PLUS if k == cards.PLUS else EXPRESS if x else NUMBER
+    for k, x in enumerate(cards.CARD_EXPRESS)
+)
+"""The bots' kind of each engine card kind (``mapkit.engine.cards``, the one card table)."""
 
 
 @dataclass(frozen=True, slots=True)

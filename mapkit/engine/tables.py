@@ -151,9 +151,13 @@ class Tables:
         mk = self._line_marks(li, lm)
         return kernel.canonical_move(self.kernel, mk, li, d, k, card, self._scratch)
 
+    def scan(self, li: int, d: int, lm: int) -> kernel.RouteScan:
+        """Line ``li``'s route ``d`` with line-local mask ``lm`` as a card finds it."""
+        return kernel.route_scan(self.kernel, self._line_marks(li, lm), li, d, self._scratch)
+
     def _compute(self, li: int, d: int, lm: int) -> LineEntry:
         stops = self.stops[li]
-        scan = kernel.route_scan(self.kernel, self._line_marks(li, lm), li, d, self._scratch)
+        scan = self.scan(li, d, lm)
         outs: list[Outcome] = [Outcome(0, (), 0)]
         g = 0
         per_line: dict[int, int] = {}
