@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from mapkit.bots.model import FREE, KIND_OF, PLUS, Compiled
 from mapkit.engine.kernel import most_crosses
+from mapkit.engine.tables import remember
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class Evaluator:
         memo = self._memo[li]
         v = memo.get(key)
         if v is None:
-            v = memo[key] = self._line_value(li, marked, windows, lost)
+            v = remember(memo, key, self._line_value(li, marked, windows, lost))
         return v
 
     def base(self, v: View) -> list[float | None]:
@@ -85,7 +86,7 @@ class Evaluator:
             memo = self._memo[li]
             x = memo.get(key)
             if x is None:
-                x = memo[key] = self._line_value(li, marked, windows[li], bool(lost))
+                x = remember(memo, key, self._line_value(li, marked, windows[li], bool(lost)))
             out.append(x)
         return out
 
@@ -168,7 +169,7 @@ class Evaluator:
             x = memo[li].get(key)
             if x is None:
                 wl = windows[li] - (li == line)
-                x = memo[li][key] = self._line_value(li, after, wl, bool(lost_bits & low))
+                x = remember(memo[li], key, self._line_value(li, after, wl, bool(lost_bits & low)))
             d += x - before
         return d
 
@@ -199,7 +200,7 @@ class Routes:
         memo = self.memo[ri]
         e = memo.get(key)
         if e is None:
-            e = memo[key] = self._compute(ri, marked)
+            e = remember(memo, key, self._compute(ri, marked))
         return e
 
     def _compute(self, ri: int, marked: int) -> tuple:

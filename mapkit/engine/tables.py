@@ -11,7 +11,7 @@ asked once per line-local mask; the kernel reads the map as ``Tables.kernel``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mapkit.engine import kernel
 from mapkit.engine.cards import CARD_VALUE, PLUS
@@ -42,6 +42,20 @@ class LineEntry(NamedTuple):
     def most_crosses(self, card: int) -> int:
         """The most crosses ``card`` allows here (``kernel.most_crosses``)."""
         return kernel.most_crosses(card, len(self.outcomes) - 1, self.run)
+
+
+MEMO_ENTRIES = 1 << 15
+"""At most this many entries in any one memo dict (engine and bots): a full one starts over, so
+memory stays flat however many games are played (a line of many stops has more masks than
+any run visits)."""
+
+
+def remember(memo: dict, key: object, value: object) -> Any:
+    """``memo[key] = value``, emptying ``memo`` first when it holds :data:`MEMO_ENTRIES`."""
+    if len(memo) >= MEMO_ENTRIES:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 _MEMOS: dict[int, tuple[CityMap, tuple]] = {}
@@ -124,7 +138,7 @@ class Tables:
         memo = self.memo[2 * li + d]
         e = memo.get(lm)
         if e is None:
-            e = memo[lm] = self._compute(li, d, lm)
+            e = remember(memo, lm, self._compute(li, d, lm))
         return e
 
     def choices(self, li: int, lm: int, card: int) -> tuple[int, ...]:
@@ -140,7 +154,7 @@ class Tables:
         memo = self.choice_memo[li]
         x = memo.get(key)
         if x is None:
-            x = memo[key] = self._choices(li, lm, card)
+            x = remember(memo, key, self._choices(li, lm, card))
         return x
 
     def _choices(self, li: int, lm: int, card: int) -> tuple[int, ...]:
