@@ -18,6 +18,8 @@ Scored = tuple[float, int, int, int, int]
 
 _TOOLS: dict[tuple[int, Weights], tuple[Any, Evaluator, Routes]] = {}
 """Evaluators and route memos shared by every bot on the same map and weights (pure caches)."""
+_TOOLS_KEPT = 8
+"""The last few maps' evaluators are kept (as the engine keeps its tables' memos)."""
 
 
 class GreedyBot(Bot):
@@ -41,6 +43,8 @@ class GreedyBot(Bot):
             if hit is None or hit[0] is not city:
                 cc = self.compiled(state)
                 hit = _TOOLS[key] = (city, Evaluator(cc, self.weights), Routes(cc))
+                while len(_TOOLS) > _TOOLS_KEPT:
+                    del _TOOLS[next(iter(_TOOLS))]
             _, self._ev, self._rt = hit
         assert self._rt is not None
         return self._ev, self._rt
