@@ -98,7 +98,7 @@ class Game:
             if not isinstance(sid, str) or sid not in t.station_index:
                 raise IllegalMove(f"no station {sid!r} on map {self.city.id}")
             a = t.free_base + t.station_index[sid]
-            state._check(a)
+            state.check(a)
             return a
         name = CARD_NAMES[card]
         if "station" in move or "line" not in move:
@@ -111,7 +111,7 @@ class Game:
         if direction not in ("forward", "backward"):
             raise IllegalMove(f"direction is 'forward' or 'backward', not {direction!r}")
         d = 1 if direction == "backward" else 0
-        state._check(li << 4 | d << 3)
+        state.check(li << 4 | d << 3)
         if card == PLUS:
             if "crosses" in move:
                 raise IllegalMove("an interchange places no crosses: leave out 'crosses'")

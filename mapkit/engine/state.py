@@ -319,7 +319,7 @@ class State:
 
     def is_legal(self, action: int) -> bool:
         try:
-            self._check(action)
+            self.check(action)
         except IllegalMove:
             return False
         return True
@@ -346,7 +346,7 @@ class State:
         i = cur * t.n_lines + li
         return bool(self._win[i]) and (action & 15) in t.choices(li, self._local[i], c)
 
-    def _check(self, a: int) -> None:
+    def check(self, a: int) -> None:
         """Raise IllegalMove naming the rule when ``a`` is not legal here."""
         cur = self._cur
         t = self._t
@@ -409,7 +409,7 @@ class State:
     # ---------------------------------------------------------------- moving
     def apply_action(self, action: int) -> None:
         """Reveal a card (at a chance node) or play the current player's action; checked."""
-        self._check(action)
+        self.check(action)
         if self._cur == CHANCE:
             self._counts[action] -= 1
             self._total -= 1
