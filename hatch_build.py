@@ -1,6 +1,6 @@
 """Hatch build hook: compile the game kernel with Cython for every wheel, editable ones too.
 
-The compiling lives in ``mapkit/engine/kernel_build.py`` (also the in-place rebuild command),
+The compiling lives in ``mapkit/kernel_build.py`` (also the in-place rebuild command),
 loaded here by path: the build runs before mapkit's dependencies are installed, so the package
 itself cannot be imported. A failed compile fails the install; there is no pure-Python fallback.
 """
@@ -15,7 +15,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 
 def _kernel_build(root: Path) -> Any:
-    path = root / "mapkit" / "engine" / "kernel_build.py"
+    path = root / "mapkit" / "kernel_build.py"
     spec = importlib.util.spec_from_file_location("mapkit_kernel_build", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import mapkit.engine.kernel_build as kb
+import mapkit.kernel_build as kb
 
 EXT = sysconfig.get_config_var("EXT_SUFFIX")
 TINY_KERNEL = """\

@@ -149,6 +149,17 @@ def race_firsts(players: i64, completed: i64, taken: i64) -> i64:
 
 @cython.ccall
 @cython.exceptval(check=False)
+def owed_extras(card: i64, pending: i64, earned: i64, windows_left: i64) -> i64:
+    """Rules-notes 12-13 (special-station variant): a move that marks ``earned`` special
+    stations owes that many extra decisions with the same card, first earned first served; a
+    free ride earns none; extras are lost once the player has no empty window. Returns the
+    extras still owed after the next decision, or -1: the player's turn is over."""
+    owed: i64 = pending + (0 if card == _FREE else earned)
+    return owed - 1 if owed and windows_left else -1
+
+
+@cython.ccall
+@cython.exceptval(check=False)
 def penalty(empty_stations: i64, players: i64) -> i64:
     """Rules-notes 15: every empty station costs a point solo, half a point (rounded down)
     with several players."""
@@ -1186,9 +1197,8 @@ def _play(
                 else:
                     nsp = _play_line(km, sh, p, card, a >> 4, a >> 3 & 1, a & 7, sc.bf)
                 if special:
-                    pending += nsp
-                    if pending and sh.wleft[p]:
-                        pending -= 1
+                    pending = owed_extras(card, pending, nsp, sh.wleft[p])
+                    if pending >= 0:
                         is_extra = True
                         continue
                 break

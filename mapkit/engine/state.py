@@ -35,6 +35,7 @@ from mapkit.engine.errors import IllegalMove
 from mapkit.engine.kernel import (
     completion_points,
     nth_card,
+    owed_extras,
     penalty,
     pick,
     race_firsts,
@@ -566,12 +567,10 @@ class State:
             if nw:
                 self._newly[p] |= nw
         if self._game.special_stations:
-            if c == FREE:
-                nsp = 0
-            self._earned = nsp
-            pend = self._pending + nsp
-            if pend and self._wleft[p]:
-                self._pending = pend - 1
+            self._earned = 0 if c == FREE else nsp
+            owed = owed_extras(c, self._pending, nsp, self._wleft[p])
+            if owed >= 0:
+                self._pending = owed
                 self._is_extra = True
                 return
             self._pending = 0

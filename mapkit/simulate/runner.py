@@ -177,7 +177,7 @@ class KernelPlayer:
         from mapkit.bots.lookahead import LookaheadBot
         from mapkit.engine import Game, GameOptions
         from mapkit.engine.kernel import Kernel, bot_params
-        from mapkit.engine.kernel_build import kernel_status
+        from mapkit.kernel_build import kernel_status
 
         self.city = city
         self.cfg = cfg

@@ -6,7 +6,7 @@ the source. The build writes ``kernel.build`` beside it: the SHA-256 of the sour
 and of the module it made, so :func:`kernel_status` can tell a current build from one that
 ``kernel.py`` has since moved past (which Python would otherwise import without a word).
 
-``python -m mapkit.engine.kernel_build`` rebuilds in place, without reinstalling.
+``python -m mapkit.kernel_build`` rebuilds in place, without reinstalling.
 
 Standard library only at import: the build hook loads this file by path, before any of
 mapkit's dependencies are installed, and ``kernel_status`` must not import the kernel.
@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 MODULE = "mapkit.engine.kernel"
-ENGINE_DIR = Path(__file__).resolve().parent
+ENGINE_DIR = Path(__file__).resolve().parent / "engine"
 SOURCE_NAME = "kernel.py"
 RECORD_NAME = "kernel.build"
-REBUILD = "python -m mapkit.engine.kernel_build"
+REBUILD = "python -m mapkit.kernel_build"
 
 DIRECTIVES = {
     "language_level": 3,
