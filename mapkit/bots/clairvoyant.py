@@ -52,8 +52,7 @@ class ClairvoyantBot(GreedyBot):
                 if not any(bv.windows):
                     finished.append((final_score(cc, bv), path))
                     continue
-                base = ev.base(bv)
-                for d, ri, k, s, marks in best_moves(ev, rt, bv, card, base):
+                for d, ri, k, s, marks in best_moves(ev, rt, bv, card):
                     nv = View(bv.marked | marks, bv.windows[:], bv.lost, bv.done, bv.inter, bv.pw)
                     if ri >= 0:
                         nv.windows[rt.routes[ri].line] -= 1

@@ -6,7 +6,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.base import Bot, free_base, view_of
-from mapkit.bots.evaluate import DEFAULT, Evaluator, Routes, View, Weights, best_moves
+from mapkit.bots.evaluate import DEFAULT, Evaluator, Routes, Scored, View, Weights, best_moves
 
 if TYPE_CHECKING:
     from mapkit.engine import State
@@ -14,7 +14,6 @@ if TYPE_CHECKING:
 EXTRA_ACTION = 3.0
 """Worth of the extra action a special station earns (variant only): about one move's gain."""
 
-Scored = tuple[float, int, int, int, int]
 
 _TOOLS: dict[tuple[int, Weights], tuple[Any, Evaluator, Routes]] = {}
 """Evaluators and route memos shared by every bot on the same map and weights (pure caches)."""
@@ -54,13 +53,8 @@ class GreedyBot(Bot):
         ev, rt = self.tools(state)
         if v is None:
             v = view_of(state, ev.cc)
-        moves = best_moves(ev, rt, v, state.card(), ev.base(v))
-        sp = ev.cc.special_mask
-        if state.game.special_stations and sp:
-            moves = [
-                (d + EXTRA_ACTION * (m & sp).bit_count(), ri, k, s, m) for d, ri, k, s, m in moves
-            ]
-        return moves
+        extra = EXTRA_ACTION if state.game.special_stations and ev.cc.special_mask else 0.0
+        return best_moves(ev, rt, v, state.card(), extra)
 
     def pick(self, moves: list[Scored], rng: random.Random) -> Scored:
         """The best move after adding uniform noise in ``[0, noise)`` to every gain.

@@ -6,7 +6,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.base import next_cards, view_of
-from mapkit.bots.evaluate import View, best_moves
+from mapkit.bots.evaluate import View
 from mapkit.bots.greedy import GreedyBot
 
 if TYPE_CHECKING:
@@ -46,9 +46,8 @@ class LookaheadBot(GreedyBot):
                 after.windows[rt.routes[ri].line] -= 1
             future = 0.0
             if any(after.windows):
-                base = ev.base(after)
                 for card, p in outcomes:
-                    future += p * max(best_moves(ev, rt, after, card, base))[0]
+                    future += p * ev.best_gain(after, card)
             total = d + self.discount * future + self.noise * rand()
             if best_value is None or total > best_value:
                 best, best_value = a, total

@@ -958,6 +958,62 @@ def _candidates(
     return n
 
 
+class Candidate(NamedTuple):
+    """One of greedy's candidate moves with its gain (:func:`candidates`)."""
+
+    gain: float
+    line: int
+    """-1: a free ride."""
+    direction: int
+    crosses: int
+    station: int
+    """The boxed or free-ride station, -1 if none."""
+    marks: int
+    """The stations the move marks (a bitmask over stations)."""
+
+
+def candidates(
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, pw: float, card: int,
+    extra: float, sc: Scratch,
+) -> list[Candidate]:  # fmt: skip
+    """Greedy's candidates for one sheet (``mk`` marked stations, ``win`` windows left, ``lost``
+    lines whose ``first`` bonus is gone, ``pw`` the weight of an empty station), in greedy's
+    order, with their gains (``extra`` per special station marked): the evaluation the Python
+    bots (greedy, lookahead, the clairvoyant beam) read."""
+    _bases(km, bp, mk, win, lost, sc.base, sc.isfull)
+    n: i64 = _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, lost, extra, sc)
+    out = []
+    i: i64
+    j: i64
+    nm: i64
+    for i in range(n):
+        nm = _move_marks(km, mk, sc.cl[i], sc.cdr[i], sc.ck[i], card, sc.cs[i], sc)
+        marks: object = 0  # a Python int: a map has up to 400 stations
+        for j in range(nm):
+            marks |= cython.cast(object, 1) << sc.marks[j]
+        out.append(Candidate(sc.cd[i], sc.cl[i], sc.cdr[i], sc.ck[i], sc.cs[i], marks))
+    return out
+
+
+def best_gain(
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, pw: float, card: int, sc: Scratch
+) -> float:
+    """The best of greedy's gains on one sheet for ``card`` (the lookahead's next-card term)."""
+    _bases(km, bp, mk, win, lost, sc.base, sc.isfull)
+    n: i64 = _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, lost, 0.0, sc)
+    g: f64 = sc.cd[0]
+    q: i64
+    for q in range(1, n):
+        if sc.cd[q] > g:
+            g = sc.cd[q]
+    return g
+
+
+def line_value(km: KernelMap, bp: BotParams, mk: V1, li: int, windows: int, bonus: int) -> float:
+    """The evaluation of an open line: ``bonus`` · P(complete) + worth of its windows left."""
+    return _line_value(km, bp, mk, li, windows, bonus)
+
+
 @cython.cfunc
 @cython.exceptval(check=False)
 def _lost(km: KernelMap, sh: Sheets, p: i64, lost: V1) -> cython.void:
