@@ -481,7 +481,7 @@ def _same_prefix(bf: V1, bb: V1, k: i64, rank: V1) -> cython.bint:
 @cython.cfunc
 @cython.exceptval(check=False)
 def _choices(km: KernelMap, mk: V1, li: i64, card: i64, sc: Scratch) -> i64:
-    """``Tables.choices``: the legal ``direction << 3 | crosses`` of a line card, in
+    """The legal ``direction << 3 | crosses`` of a line card (``Tables.choices`` asks), in
     ``legal_actions`` order, into ``sc.ch``; returns how many."""
     f: Scan = scan_route(km, mk, li, 0, sc.bf)
     b: Scan
@@ -511,7 +511,7 @@ def _choices(km: KernelMap, mk: V1, li: i64, card: i64, sc: Scratch) -> i64:
 @cython.cfunc
 @cython.exceptval(check=False)
 def _canonical(km: KernelMap, mk: V1, li: i64, d: i64, k: i64, card: i64, sc: Scratch) -> i64:
-    """``State.canonical``: a backward move that marks what the forward one marks is forward."""
+    """A backward move that marks what the forward one marks is forward (``State.canonical``)."""
     if not d:
         return li << 4 | k
     f: Scan = scan_route(km, mk, li, 0, sc.bf)
@@ -677,7 +677,7 @@ def _play_line(
 @cython.cfunc
 @cython.exceptval(check=False)
 def _deal(sh: Sheets, key: u64) -> i64:
-    """``State.deal``: the seeded card of this round among the cards left."""
+    """The seeded card of this round among the cards left (as ``State.deal`` draws it)."""
     k: i64 = nth_card(sh.counts, pick(key, sh.rnd, sh.total))
     sh.counts[k] -= 1
     sh.total -= 1
@@ -768,7 +768,7 @@ def _random_move(km: KernelMap, mk: V1, win: V1, card: i64, mt: V1, sc: Scratch)
 @cython.cfunc
 @cython.exceptval(check=False)
 def _line_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, bonus: i64) -> f64:
-    """``Evaluator._line_value``: bonus · P(complete) + worth of the windows left."""
+    """A line's value: bonus · P(complete) + worth of the windows left (``bots/evaluate.py``)."""
     best: f64 = -1.0
     empties: i64 = 0
     need: f64
@@ -806,7 +806,7 @@ def _gain(
     km: KernelMap, bp: BotParams, mk: V1, win: V1, li: i64, marks: V1, nm: i64, bonus: f64,
     pw: f64, base: F1, isfull: V1, lost: V1, aff: V1,
 ) -> f64:  # fmt: skip
-    """``Evaluator.delta_raw`` of a move whose ``marks[:nm]`` are set in ``mk`` and that fills
+    """The evaluation's change by a move whose ``marks[:nm]`` are set in ``mk`` and that fills
     a window of line ``li`` (-1: none): only the lines it touches are re-valued."""
     d: f64 = pw * nm + bonus
     i: i64
@@ -840,7 +840,7 @@ def _gain(
 def _bases(
     km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, base: F1, isfull: V1
 ) -> cython.void:
-    """``Evaluator.base``: every line's value before a move (``isfull``: completed, no value)."""
+    """Every line's value before a move (``isfull``: completed, no value)."""
     li: i64
     j: i64
     full: cython.bint
@@ -874,7 +874,7 @@ def _candidates(
     km: KernelMap, bp: BotParams, mk: V1, win: V1, card: i64, pw: f64, base: F1, isfull: V1,
     lost: V1, extra: f64, sc: Scratch,
 ) -> i64:  # fmt: skip
-    """``best_moves``: greedy's candidates in its order, with their gains (plus ``extra`` per
+    """Greedy's candidates in its order, with their gains (plus ``extra`` per
     special station marked: the variant's bonus of ``GreedyBot.scored``). Line cards: the full
     run (or the interchange) on every route of every line with a window; a free ride: the
     first empty stop and every isolated empty stop of each open line's routes, then none."""
