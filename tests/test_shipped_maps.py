@@ -31,7 +31,6 @@ LOOPS = {"amsterdam": set(), "berlin": {"C"}, "paris": set(), "madrid": {"J"}}
 SPECIALS = {"amsterdam": False, "berlin": False, "paris": True, "madrid": True}
 SIM_GAMES = 300
 SIM_SEED = 1
-NOT_OCTILINEAR = {"maps/paris.json", "maps/madrid.json"}
 MIN_STEP = 2.0  # points of greedy solo mean between neighbouring cities (1000 games: 4 to 5)
 
 
@@ -121,12 +120,9 @@ def test_difficulty_grows_from_amsterdam_to_madrid() -> None:
     [f"maps/{n}.json" for n in CITIES] + [f"examples/{n}.json" for n in EXAMPLES],
 )
 def test_validate_reports_nothing(path: str) -> None:
-    """No errors, no warnings and no infos (DES005: bonuses fit length and difficulty).
-
-    DES006 (lines off the eight directions or unevenly spaced) is allowed only on
-    the cities whose real networks are not yet fully on the eight directions.
-    """
-    report = validate_path(ROOT / path, ignore=["DES006"] if path in NOT_OCTILINEAR else [])
+    """No errors, no warnings and no infos: bonuses fit length and difficulty (DES005), every
+    line runs on the eight directions with even stop spacing (DES006)."""
+    report = validate_path(ROOT / path)
     assert report.diagnostics == [], [f"{d.code} {d.message}" for d in report.diagnostics]
 
 
