@@ -37,7 +37,7 @@ class ClairvoyantBot(GreedyBot):
         With the special-station variant an extra action changes the windows left;
         the plan is then made again from the state the game has reached.
         """
-        ev, rt = self.tools(state)
+        ev = self.evaluator(state)
         cc = ev.cc
         v = view_of(state, cc)
         horizon = sum(v.windows) + 8
@@ -52,10 +52,10 @@ class ClairvoyantBot(GreedyBot):
                 if not any(bv.windows):
                     finished.append((final_score(cc, bv), path))
                     continue
-                for d, ri, k, s, marks in best_moves(ev, rt, bv, card):
+                for d, ri, k, s, marks in best_moves(ev, bv, card):
                     nv = View(bv.marked | marks, bv.windows[:], bv.lost, bv.done, bv.inter, bv.pw)
                     if ri >= 0:
-                        nv.windows[rt.routes[ri].line] -= 1
+                        nv.windows[cc.route_list[ri].line] -= 1
                     if s >= 0 and ri >= 0:
                         nv.inter += cc.count[s]
                     key = (nv.marked, tuple(nv.windows), nv.inter)

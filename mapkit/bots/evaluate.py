@@ -56,9 +56,6 @@ class View:
     pw: float = 1.0
     """Weight of one empty station: 1 solo, 0.5 with several players."""
 
-    def copy(self) -> View:
-        return View(self.marked, self.windows[:], self.lost, self.done, self.inter, self.pw)
-
 
 Scored = tuple[float, int, int, int, int]
 """A candidate move as the bots keep it: ``(gain, route index, crosses, station, marks)``
@@ -118,29 +115,16 @@ class Evaluator:
         return total
 
 
-class Routes:
-    """The bots' route indices: a loop line has two routes, forward then backward."""
-
-    def __init__(self, cc: Compiled) -> None:
-        self.cc = cc
-        self.routes = [r for rs in cc.routes for r in rs]
-        self.by_line = []
-        i = 0
-        for rs in cc.routes:
-            self.by_line.append(tuple(range(i, i + len(rs))))
-            i += len(rs)
-
-
-def best_moves(ev: Evaluator, rt: Routes, v: View, card: int, extra: float = 0.0) -> list[Scored]:
+def best_moves(ev: Evaluator, v: View, card: int, extra: float = 0.0) -> list[Scored]:
     """Every candidate as ``(gain, route index, crosses, station, marks)``, in greedy's order.
 
     Greedy's candidates (``kernel.candidates``): full runs only (a shorter run never scored
     better in tuning), interchange on each open line, and for a free ride the first empty
     stop of each line and every isolated empty stop (a one-stop hole), then none. ``extra``
     is added per special station a move marks (the variant's bonus)."""
-    by_line = rt.by_line
+    index = ev.cc.route_index
     return [
-        (c.gain, by_line[c.line][c.direction] if c.line >= 0 else -1, c.crosses, c.station, c.marks)
+        (c.gain, index[c.line][c.direction] if c.line >= 0 else -1, c.crosses, c.station, c.marks)
         for c in ev.candidates(v, card, extra)
     ]
 
@@ -156,5 +140,5 @@ def final_score(cc: Compiled, v: View) -> float:
 
 
 __all__ = [
-    "DEFAULT", "Evaluator", "Routes", "Scored", "View", "Weights", "best_moves", "final_score",
+    "DEFAULT", "Evaluator", "Scored", "View", "Weights", "best_moves", "final_score",
 ]  # fmt: skip

@@ -6,7 +6,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.base import Bot, free_base, view_of
-from mapkit.bots.evaluate import DEFAULT, Evaluator, Routes, Scored, View, Weights, best_moves
+from mapkit.bots.evaluate import DEFAULT, Evaluator, Scored, View, Weights, best_moves
 
 if TYPE_CHECKING:
     from mapkit.engine import State
@@ -15,8 +15,8 @@ EXTRA_ACTION = 3.0
 """Worth of the extra action a special station earns (variant only): about one move's gain."""
 
 
-_TOOLS: dict[tuple[int, Weights], tuple[Any, Evaluator, Routes]] = {}
-"""Evaluators and route memos shared by every bot on the same map and weights (pure caches)."""
+_TOOLS: dict[tuple[int, Weights], tuple[Any, Evaluator]] = {}
+"""Evaluators shared by every bot on the same map and weights."""
 _TOOLS_KEPT = 8
 """The last few maps' evaluators are kept (as the engine keeps its tables' memos)."""
 
@@ -31,30 +31,28 @@ class GreedyBot(Bot):
         self.weights = weights
         self.noise = noise
         self._ev: Evaluator | None = None
-        self._rt: Routes | None = None
 
-    def tools(self, state: State) -> tuple[Evaluator, Routes]:
-        """The evaluator and route memo of the state's map (memos persist across games)."""
+    def evaluator(self, state: State) -> Evaluator:
+        """The evaluator of the state's map and this bot's weights."""
         city = state.game.city
         if self._ev is None or self._ev.cc.city is not city:
             key = (id(city), self.weights)
             hit = _TOOLS.get(key)
             if hit is None or hit[0] is not city:
                 cc = self.compiled(state)
-                hit = _TOOLS[key] = (city, Evaluator(cc, self.weights), Routes(cc))
+                hit = _TOOLS[key] = (city, Evaluator(cc, self.weights))
                 while len(_TOOLS) > _TOOLS_KEPT:
                     del _TOOLS[next(iter(_TOOLS))]
-            _, self._ev, self._rt = hit
-        assert self._rt is not None
-        return self._ev, self._rt
+            self._ev = hit[1]
+        return self._ev
 
     def scored(self, state: State, v: View | None = None) -> list[Scored]:
         """Every candidate ``(delta, route, crosses, station, marks)`` for the current card."""
-        ev, rt = self.tools(state)
+        ev = self.evaluator(state)
         if v is None:
             v = view_of(state, ev.cc)
         extra = EXTRA_ACTION if state.game.special_stations and ev.cc.special_mask else 0.0
-        return best_moves(ev, rt, v, state.card(), extra)
+        return best_moves(ev, v, state.card(), extra)
 
     def pick(self, moves: list[Scored], rng: random.Random) -> Scored:
         """The best move after adding uniform noise in ``[0, noise)`` to every gain.
@@ -68,10 +66,10 @@ class GreedyBot(Bot):
     def action(self, state: State, move: Scored) -> int:
         """The engine action of a scored candidate."""
         _, ri, k, s, _ = move
-        ev, rt = self.tools(state)
+        cc = self.evaluator(state).cc
         if ri < 0:
-            return free_base(state, ev.cc) + (ev.cc.n if s < 0 else s)
-        route = rt.routes[ri]
+            return free_base(state, cc) + (cc.n if s < 0 else s)
+        route = cc.route_list[ri]
         a = route.line << 4 | k
         if route.direction == "backward":
             a = state.canonical(a | 8)

@@ -29,7 +29,7 @@ class LookaheadBot(GreedyBot):
         self.discount = discount
 
     def choose(self, state: State, rng: random.Random | None = None) -> int:
-        ev, rt = self.tools(state)
+        ev = self.evaluator(state)
         cc = ev.cc
         v = view_of(state, cc)
         moves = sorted(self.scored(state, v), reverse=True)
@@ -43,7 +43,7 @@ class LookaheadBot(GreedyBot):
             d, ri, _, _, marks = m
             after = View(v.marked | marks, v.windows[:], v.lost, v.done, v.inter, v.pw)
             if ri >= 0:
-                after.windows[rt.routes[ri].line] -= 1
+                after.windows[cc.route_list[ri].line] -= 1
             future = 0.0
             if any(after.windows):
                 for card, p in outcomes:

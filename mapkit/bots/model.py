@@ -67,3 +67,12 @@ class Compiled:
                 rs.append(Route(li, name, stops, tuple(1 << s for s in stops)))
             routes.append(tuple(rs))
         self.routes = tuple(routes)
+        self.route_list = tuple(r for rs in self.routes for r in rs)
+        """Every route, line by line: a move's route index ``ri`` points here."""
+        starts = [0]
+        for rs in self.routes:
+            starts.append(starts[-1] + len(rs))
+        self.route_index = tuple(
+            tuple(range(starts[li], starts[li + 1])) for li in range(len(self.routes))
+        )
+        """``route_index[line][direction]``: the index of a line's route in ``route_list``."""
