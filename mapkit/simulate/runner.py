@@ -8,6 +8,7 @@ gives the same outcomes whatever the number of processes, merged in game order.
 from __future__ import annotations
 
 import _random
+import functools
 import hashlib
 import multiprocessing
 import os
@@ -160,6 +161,17 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+@functools.cache
+def warn_if_kernel_stale() -> None:
+    """Say once per process (a tune builds hundreds of kernels) when the compiled kernel is not
+    built from the current ``kernel.py``: Python would play the old one without a word."""
+    from mapkit.kernel_build import kernel_status
+
+    status = kernel_status()
+    if not status.current:
+        print(f"mapkit: warning: {status.message}", file=sys.stderr)
+
+
 def kernel_plays(cfg: RunConfig) -> bool:
     """Does the game kernel play this run? Every seat a kernel bot (``random``, ``greedy``,
     ``lookahead``) with its default options; anything else is played seat by seat."""
@@ -177,7 +189,6 @@ class KernelPlayer:
         from mapkit.bots.lookahead import LookaheadBot
         from mapkit.engine import Game, GameOptions
         from mapkit.engine.kernel import Kernel, bot_params
-        from mapkit.kernel_build import kernel_status
 
         self.city = city
         self.cfg = cfg
@@ -187,9 +198,7 @@ class KernelPlayer:
         assert isinstance(la, LookaheadBot)
         params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
         self.kernel = Kernel(self.game.tables.kernel, cfg.bots, cfg.special_stations, params)
-        status = kernel_status()
-        if not status.current:
-            print(f"mapkit: warning: {status.message}", file=sys.stderr)
+        warn_if_kernel_stale()
 
     def seeds(self, lo: int, hi: int) -> Any:
         import numpy as np
