@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mapkit.cli import app
-from mapkit.design.band import Band, ShippedBand, bonus_per_window
+from mapkit.design.band import Band, ShippedBand, bonus_per_window, mean_per_window
 from mapkit.design.compare import compare_maps
 from mapkit.design.intervals import mean_ci, proportion_ci
 from mapkit.design.profile import LineProfile, Profile
@@ -165,12 +165,15 @@ def test_an_inflated_line_comes_down_instead_of_the_others_going_up() -> None:
     cfg = TuneConfig(games=60, seed=1, steps=1, windows=False, decision_games=0)
     r = tune(flawed("ten-times"), Targets(per_line=True), cfg)
     band = r.aim.band
-    assert [s.move for s in r.steps] == ["line J points 50/30 -> 3/2"]
+    (step,) = r.steps
+    assert step.move.startswith("line J points 50/30 -> 3/2")
     after, before = _line(r, "J")
     assert bonus_per_window(before) > 10 * band.rate.hi / 4
     assert band.rate.lo <= bonus_per_window(after) <= band.rate.hi
-    assert band.mean.lo <= r.after.mean.value <= band.mean.hi < r.before.mean.value
-    assert firsts(r.doc) == {**firsts(flawed("ten-times")), "J": 3}  # no other line touched
+    assert band.mean.lo <= mean_per_window(r.after) <= band.mean.hi < mean_per_window(r.before)
+    others = {k: v for k, v in firsts(r.doc).items() if k != "J"}
+    original = {k: v for k, v in firsts(flawed("ten-times")).items() if k != "J"}
+    assert sum(others.values()) <= sum(original.values())  # the others did not go up
 
 
 def test_a_line_nobody_completes_gets_its_windows_back() -> None:
@@ -185,7 +188,7 @@ def test_identical_lines_are_told_apart_in_one_merged_step() -> None:
     cfg = TuneConfig(games=60, seed=1, steps=1, decision_games=0)
     r = tune(flawed("identical"), Targets(per_line=True), cfg)
     (step,) = r.steps
-    assert step.move.count("+") >= 3  # the best edits of several lines, merged
+    assert step.move.count(" + ") >= 2  # the best edits of several lines, merged
     # the lines no greedy game completes (G, 15 stops) or hardly any (B, 14) get a window
     for lid in "BG":
         after, before = _line(r, lid)
@@ -245,7 +248,7 @@ def test_a_target_out_of_reach_says_how_close_and_writes_nothing(tmp_path: Path)
 
 
 def test_per_line_terms_by_hand() -> None:
-    band = ShippedBand(10, 0, Band(0.2, 1.0), Band(0.5, 2.0), Band(30, 50))
+    band = ShippedBand(10, 0, Band(0.2, 1.0), Band(0.5, 2.0), Band(1.5, 2.0))
     p = _profile({"A": 2, "B": 6}, {"A": 0.5, "B": 0.5}, {"A": 0.1, "B": 8}, [40] * 3, [0] * 3)
     p.lines["A"].completion = proportion_ci(1, 10)  # 0.1: 0.1 below the band
     aim = Aim(Targets(per_line=True), band, 1.0)
@@ -254,5 +257,6 @@ def test_per_line_terms_by_hand() -> None:
     assert terms["A"] == pytest.approx(2**2 + 1.8**2 + 2.8**2)
     # B: rate 4 per window, 2 above the band (8 units) and 3 off the target (11 slack)
     assert terms["B"] == pytest.approx(8**2 + 11**2)
-    assert objective(p, aim) == pytest.approx((terms["A"] + terms["B"]) / 2)
+    # the mean, 40 over 4 windows = 10 per window, is 8 above its band: (8 / 0.05)^2
+    assert objective(p, aim) == pytest.approx(160**2 + (terms["A"] + terms["B"]) / 2)
     assert objective(p, Aim(Targets(mean=44), band, 1.0)) == pytest.approx(4.0)

@@ -5,7 +5,9 @@ for every line of the four shipped cities, greedy solo play gives its **completi
 games in which it is completed) and its **bonus per window** (the bonus points it really pays
 per game, divided by its windows: every window is spent in a game, so this is what one turn
 given to the line earns in bonuses). The band of a figure is its lowest to its highest value
-over the 39 shipped lines; the band of the greedy solo mean, the lowest to the highest city.
+over the 39 shipped lines. The map's own figure is the greedy solo mean **per window** (points
+per turn: a game lasts as many turns as the map has windows, so a small map is not measured
+against a big city's total); its band, the lowest to the highest city.
 ``tune --per-line`` brings every line and the mean inside these bands, and the report's
 findings flag what falls outside them.
 """
@@ -39,6 +41,11 @@ def bonus_per_window(line: LineProfile) -> float:
     return line.points.value / line.windows
 
 
+def mean_per_window(p: Profile) -> float:
+    """The greedy solo mean per window of the map (points per turn)."""
+    return p.mean.value / sum(ln.windows for ln in p.lines.values())
+
+
 @dataclass(frozen=True)
 class ShippedBand:
     games: int
@@ -47,7 +54,7 @@ class ShippedBand:
     rate: Band
     """Bonus per window."""
     mean: Band
-    """Greedy solo mean of a city."""
+    """Greedy solo mean per window of a city."""
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -55,7 +62,7 @@ class ShippedBand:
             "seed": self.seed,
             "completion": self.completion.to_dict(),
             "bonus_per_window": self.rate.to_dict(),
-            "greedy_mean": self.mean.to_dict(),
+            "greedy_mean_per_window": self.mean.to_dict(),
         }
 
 
@@ -64,7 +71,7 @@ def band_of(profiles: list[Profile]) -> tuple[Band, Band, Band]:
     lines = [ln for p in profiles for ln in p.lines.values()]
     comp = [ln.completion.value for ln in lines]
     rate = [bonus_per_window(ln) for ln in lines]
-    means = [p.mean.value for p in profiles]
+    means = [mean_per_window(p) for p in profiles]
     return (
         Band(min(comp), max(comp)),
         Band(min(rate), max(rate)),

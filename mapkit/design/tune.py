@@ -8,7 +8,7 @@ differences between candidates are the map's, not the cards'. The objective (low
 a sum over the targets set::
 
     J = ((mean - target_mean) / 2)^2                                   with --mean
-      + (outside(mean, shipped mean band) / 2)^2                       with --per-line alone
+      + (outside(mean / windows, shipped band) / 0.05)^2               with --per-line alone
       + sum_lines [ (outside(completion, band) / 0.05)^2
                   + (outside(bonus per window, band) / 0.25)^2
                   + (max(0, |rate / target_rate - 1| - 0.25) / 0.25)^2 ] / lines
@@ -48,7 +48,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mapkit.design.band import Band, ShippedBand, bonus_per_window, shipped_band
+from mapkit.design.band import Band, ShippedBand, bonus_per_window, mean_per_window, shipped_band
 from mapkit.design.decisions import Decisions, measure_decisions
 from mapkit.design.edits import Edit, line_edits, merge, window_transfers
 from mapkit.design.intervals import Z95, Estimate
@@ -58,6 +58,7 @@ from mapkit.mapfile import LoadResult, model_layers
 from mapkit.mapfile.model import CityMap
 
 COMPLETION_UNIT = 0.05
+MEAN_RATE_UNIT = 0.05
 RATE_UNIT = 0.25
 RATE_SLACK = 0.25
 """A line's rate may stray this far (relative) from the target before it costs anything."""
@@ -168,7 +169,7 @@ def objective(p: Profile, aim: Aim) -> float:
     if t.mean is not None:
         j += ((p.mean.value - t.mean) / 2) ** 2
     elif t.per_line:
-        j += (aim.band.mean.distance(p.mean.value) / 2) ** 2
+        j += (aim.band.mean.distance(mean_per_window(p)) / MEAN_RATE_UNIT) ** 2
     if t.per_line:
         j += sum(line_terms(p, aim).values()) / len(p.lines)
     if t.max_luck is not None:
@@ -176,26 +177,27 @@ def objective(p: Profile, aim: Aim) -> float:
     return j
 
 
-def _outside(band: Band, value: float, se: float) -> bool:
-    """Is ``value`` outside ``band`` by more than its sampling error (1.96 standard errors)?"""
-    return band.distance(value) > Z95 * se
+def _outside(band: Band, e: Estimate) -> bool:
+    """Is a figure outside ``band`` beyond its 95 % interval (the interval misses the band)?"""
+    return e.hi < band.lo or e.lo > band.hi
 
 
 def unmet(p: Profile, aim: Aim, decisions: Decisions | None = None) -> list[str]:
     """The targets a profile misses, each with how close it is. A figure counts as outside a
-    band only when it is further out than its own 95 % sampling error."""
+    band only when its 95 % interval misses the band."""
     t, b = aim.targets, aim.band
     out = []
     if t.mean is not None and abs(p.mean.value - t.mean) > MEAN_TOLERANCE:
         out.append(f"greedy mean {p.mean.value:.1f} against --mean {t.mean:g}")
     if t.per_line:
-        if t.mean is None and _outside(b.mean, p.mean.value, p.mean.se):
-            out.append(f"greedy mean {p.mean.value:.1f} (shipped {b.mean.text('.1f')})")
+        windows = sum(ln.windows for ln in p.lines.values())
+        if t.mean is None and _outside(b.mean, Estimate(*(x / windows for x in p.mean))):
+            out.append(f"greedy mean per window {mean_per_window(p):.2f} (shipped {b.mean.text()})")
         for lid, ln in p.lines.items():
             c, rate = ln.completion, bonus_per_window(ln)
-            if _outside(b.completion, c.value, c.se):
+            if _outside(b.completion, c):
                 out.append(f"line {lid} completion {c.value:.2f} (shipped {b.completion.text()})")
-            if _outside(b.rate, rate, ln.points.se / ln.windows):
+            if _outside(b.rate, Estimate(*(x / ln.windows for x in ln.points))):
                 out.append(f"line {lid} bonus per window {rate:.2f} (shipped {b.rate.text()})")
     if t.max_luck is not None and p.luck > t.max_luck:
         out.append(f"luck share {p.luck:.3f} against --max-luck {t.max_luck:g}")
