@@ -210,12 +210,18 @@ SCORE_BOXES = ("lines", "interchanges", "empty", "total")
 
 def wagon_size(line: Line, m: Metrics = METRICS) -> tuple[float, float, float]:
     """(width, height, box side) of a line's wagon; boxes shrink to honour max_width_mm."""
+    return wagon_extent(line.windows, line.depot.max_width_mm, m)
+
+
+def wagon_extent(
+    windows: int, max_width_mm: float | None = None, m: Metrics = METRICS
+) -> tuple[float, float, float]:
+    """(width, height, box side) of a wagon with ``windows`` boxes, at most ``max_width_mm``."""
     box = m.box
-    width = m.letter_w + line.windows * box + 2 * m.wagon_pad
-    limit = line.depot.max_width_mm
-    if limit is not None and width > limit:
-        box = max((limit - m.letter_w - 2 * m.wagon_pad) / line.windows, 0.0)
-        width = m.letter_w + line.windows * box + 2 * m.wagon_pad
+    width = m.letter_w + windows * box + 2 * m.wagon_pad
+    if max_width_mm is not None and width > max_width_mm:
+        box = max((max_width_mm - m.letter_w - 2 * m.wagon_pad) / windows, 0.0)
+        width = m.letter_w + windows * box + 2 * m.wagon_pad
     return width, box + 2 * m.wagon_pad, box
 
 
@@ -292,8 +298,19 @@ def _station_marks(
     return marks
 
 
-def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayout:
-    """Place every printed element of ``city`` on landscape ``paper``, in mm."""
+@dataclass(frozen=True)
+class Frame:
+    """The fixed parts of a sheet, whatever the map: where the title, the map and the panel go."""
+
+    printable: Rect
+    header: Rect
+    footer: Rect
+    panel: Rect
+    map_area: Rect
+
+
+def frame(paper: str = "a4", m: Metrics = METRICS) -> Frame:
+    """The sheet's frame on landscape ``paper``, in mm."""
     width, height = PAPERS[paper]
     printable = Rect(m.margin, m.margin, width - 2 * m.margin, height - 2 * m.margin)
     header = Rect(printable.x, printable.y, printable.w, m.header_h)
@@ -302,6 +319,16 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
     map_area = Rect(
         printable.x, header.bottom, panel.x - m.gap - printable.x, footer.y - header.bottom
     )
+    return Frame(printable, header, footer, panel, map_area)
+
+
+def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayout:
+    """Place every printed element of ``city`` on landscape ``paper``, in mm."""
+    width, height = PAPERS[paper]
+    fr = frame(paper, m)
+    printable, header, footer, panel, map_area = (
+        fr.printable, fr.header, fr.footer, fr.panel, fr.map_area
+    )  # fmt: skip
     rows, fits, boxes = _panel(m, panel, [ln.id for ln in city.lines])
 
     items: list[tuple[float, float, float, float]] = []

@@ -21,7 +21,7 @@ app = typer.Typer(
 def _register() -> None:
     import importlib
 
-    for name in ("maps", "render", "play", "simulate", "design", "studio"):
+    for name in ("maps", "render", "play", "simulate", "design", "studio", "importers"):
         importlib.import_module(f"mapkit.cli.{name}").register(app)
 
 
