@@ -298,19 +298,8 @@ def _station_marks(
     return marks
 
 
-@dataclass(frozen=True)
-class Frame:
-    """The fixed parts of a sheet, whatever the map: where the title, the map and the panel go."""
-
-    printable: Rect
-    header: Rect
-    footer: Rect
-    panel: Rect
-    map_area: Rect
-
-
-def frame(paper: str = "a4", m: Metrics = METRICS) -> Frame:
-    """The sheet's frame on landscape ``paper``, in mm."""
+def _frame(paper: str, m: Metrics) -> tuple[Rect, Rect, Rect, Rect, Rect]:
+    """(printable, header, footer, panel, map area) of landscape ``paper``."""
     width, height = PAPERS[paper]
     printable = Rect(m.margin, m.margin, width - 2 * m.margin, height - 2 * m.margin)
     header = Rect(printable.x, printable.y, printable.w, m.header_h)
@@ -319,16 +308,18 @@ def frame(paper: str = "a4", m: Metrics = METRICS) -> Frame:
     map_area = Rect(
         printable.x, header.bottom, panel.x - m.gap - printable.x, footer.y - header.bottom
     )
-    return Frame(printable, header, footer, panel, map_area)
+    return printable, header, footer, panel, map_area
+
+
+def map_area(paper: str, m: Metrics = METRICS) -> Rect:
+    """Where the map (stations, lines, wagons) is drawn on landscape ``paper``, in mm."""
+    return _frame(paper, m)[4]
 
 
 def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayout:
     """Place every printed element of ``city`` on landscape ``paper``, in mm."""
     width, height = PAPERS[paper]
-    fr = frame(paper, m)
-    printable, header, footer, panel, map_area = (
-        fr.printable, fr.header, fr.footer, fr.panel, fr.map_area
-    )  # fmt: skip
+    printable, header, footer, panel, map_area = _frame(paper, m)
     rows, fits, boxes = _panel(m, panel, [ln.id for ln in city.lines])
 
     items: list[tuple[float, float, float, float]] = []

@@ -38,7 +38,11 @@ def _options(
 def _register() -> None:
     import importlib
 
+<<<<<<< HEAD
     for name in ("maps", "render", "play", "simulate", "design", "studio", "importers"):
+=======
+    for name in ("maps", "render", "play", "simulate", "design", "layout", "studio"):
+>>>>>>> main
         importlib.import_module(f"mapkit.cli.{name}").register(app)
 
 

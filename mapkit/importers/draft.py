@@ -8,6 +8,7 @@ validate. Every choice the data forced (a line left out, a colour changed) is a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from mapkit.importers.patterns import merge_patterns
 from mapkit.importers.reduce import DraftLine, keep_lines, thin
 from mapkit.importers.stations import merge_nearby, short_name, slug, station_ids
 
+Progress = Callable[[str], None]
 FORMAT = "mapkit-map/1"
 WAGON_ROOM = 12.0
 """mm kept free round the stations' box for the wagons at the termini (without layout)."""
@@ -88,8 +90,11 @@ def draft_lines(network: Network, notes: list[str]) -> list[DraftLine]:
     return lines
 
 
-def network_to_map(network: Network, config: ImportConfig | None = None) -> ImportResult:
-    """The playable draft map of a network (see the module docstring)."""
+def network_to_map(
+    network: Network, config: ImportConfig | None = None, progress: Progress | None = None
+) -> ImportResult:
+    """The playable draft map of a network (see the module docstring); ``progress`` hears
+    how a long layout goes."""
     cfg = config or ImportConfig()
     notes = list(network.notes)
     network = merge_nearby(network, cfg.merge_m)
@@ -112,7 +117,7 @@ def network_to_map(network: Network, config: ImportConfig | None = None) -> Impo
     doc = _document(network, kept, cfg, total)
     result = ImportResult(doc, notes)
     if cfg.layout:
-        _lay_out(result, cfg)
+        _lay_out(result, cfg, progress)
     _colour(result, kept, cfg)
     _check(result, cfg)
     return result
@@ -122,11 +127,11 @@ def _document(network: Network, lines: list[DraftLine], cfg: ImportConfig, total
     from mapkit.importers.project import even_out, project, spread
     from mapkit.importers.scoring import bonus
     from mapkit.importers.wagons import WagonLine, place_wagons
-    from mapkit.sheet import Rect, frame
+    from mapkit.sheet import Rect, map_area
 
     order = list(dict.fromkeys(s for ln in lines for s in ln.stops))
     ids = station_ids([network.places[p] for p in order])
-    area = frame(cfg.paper).map_area
+    area = map_area(cfg.paper)
     box = Rect(
         area.x + WAGON_ROOM, area.y + WAGON_ROOM, area.w - 2 * WAGON_ROOM, area.h - 2 * WAGON_ROOM
     )
@@ -180,20 +185,22 @@ def _document(network: Network, lines: list[DraftLine], cfg: ImportConfig, total
     }
 
 
-def _lay_out(result: ImportResult, cfg: ImportConfig) -> None:
-    try:
-        from mapkit.layout import LayoutConfig, layout
-    except ImportError:
-        result.notes.append("mapkit.layout is not installed: drawn from the geography")
-        return
+def _lay_out(result: ImportResult, cfg: ImportConfig, progress: Progress | None) -> None:
+    """The octilinear layout of the draft; when there is none, the draft stays as projected."""
+    from mapkit.layout import LayoutConfig, LayoutError, layout
     from mapkit.mapfile import build_map
 
     options: dict[str, Any] = {"paper": cfg.paper}
     if cfg.time_limit is not None:
         options["time_limit"] = cfg.time_limit
-    laid = layout(build_map(result.doc), LayoutConfig(**options))
-    result.doc = {**laid.doc, "description": result.doc["description"]}
+    try:
+        laid = layout(build_map(result.doc), LayoutConfig(**options), result.doc, progress)
+    except LayoutError as exc:
+        result.notes.append(f"no layout ({exc}): the stations stay where projected")
+        return
+    result.doc = laid.doc
     result.layout_report = laid.report
+    result.notes.extend(laid.report.notes)
 
 
 def _colour(result: ImportResult, lines: list[DraftLine], cfg: ImportConfig) -> None:

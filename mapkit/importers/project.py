@@ -2,7 +2,7 @@
 
 The projection is azimuthal equidistant about the network's centre (distances from the
 centre are true; at city size every distance is within a fraction of a percent). The
-drawing is then scaled into the map area of the sheet (``mapkit.sheet.frame``), so map
+drawing is then scaled into the map area of the sheet (``mapkit.sheet.map_area``), so map
 units are print millimetres. A real city is dense in its centre and sparse outside,
 which at print scale crowds the centre's circles together; :func:`spread` evens the
 density (each axis blended with its rank order, which keeps the stations' order along
