@@ -38,11 +38,7 @@ def _options(
 def _register() -> None:
     import importlib
 
-<<<<<<< HEAD
-    for name in ("maps", "render", "play", "simulate", "design", "studio", "importers"):
-=======
-    for name in ("maps", "render", "play", "simulate", "design", "layout", "studio"):
->>>>>>> main
+    for name in ("maps", "render", "play", "simulate", "design", "layout", "importers", "studio"):
         importlib.import_module(f"mapkit.cli.{name}").register(app)
 
 
