@@ -387,3 +387,26 @@ def test_zip_in_a_folder_is_read():
 def test_stored_members_are_read_too():
     data = zipped(feed_files(CROSS_STATIONS, CROSS_ROUTES), zipfile.ZIP_STORED)
     assert len(_read(data).places) == 11
+
+
+def test_la_laid_out_is_octilinear_and_passes_strict_validation():
+    result = network_to_map(read_gtfs(LA))
+    assert result.problems == (0, 0)
+    report = result.layout_report
+    assert report.octilinear_share == 1.0
+    assert report.topology_violations == 0 and report.hairpins == 0
+    assert result.doc["description"].startswith("Imported by mapkit import from GTFS feed")
+
+
+def test_a_network_the_layout_cannot_draw_keeps_its_projection(monkeypatch):
+    import mapkit.layout
+
+    def refuse(*_args, **_kwargs):
+        raise mapkit.layout.LayoutError("station 'centre' has no room")
+
+    monkeypatch.setattr(mapkit.layout, "layout", refuse)
+    result = _import(cross_feed(), ImportConfig())
+    assert result.layout_report is None and result.problems == (0, 0)
+    assert "no layout (station 'centre' has no room): the stations stay where projected" in (
+        result.notes
+    )

@@ -3,7 +3,9 @@
 merge nearby stations -> merge each route's patterns into lines -> keep the lines and
 stations a sheet has room for -> letters, names, windows and points -> project to the
 sheet -> wagons -> lay out (``mapkit.layout``) -> colours told apart where lines meet ->
-validate. Every choice the data forced (a line left out, a colour changed) is a note.
+validate. The projection and layout are tried with the centre evened out by a few
+amounts, and the first map that validates clean is kept. Every choice the data forced
+(a line left out, a colour changed) is a note.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ from mapkit.importers.stations import merge_nearby, short_name, slug, station_id
 
 Progress = Callable[[str], None]
 FORMAT = "mapkit-map/1"
+BLENDS = (0.5, 0.75, 1.0, 0.25)
+"""How far each try evens the projected density out towards the rank order (see
+``project.even_out``): the first try whose map validates clean (laid out, unless
+``--no-layout``) is kept, else the one with the fewest problems."""
 WAGON_ROOM = 12.0
 """mm kept free round the stations' box for the wagons at the termini (without layout)."""
 
@@ -54,6 +60,14 @@ class ImportResult:
     notes: list[str] = field(default_factory=list)
     layout_report: Any = None
     diagnostics: list = field(default_factory=list)
+
+    @property
+    def problems(self) -> tuple[int, int]:
+        """(errors, warnings) validate finds in the map."""
+        from mapkit.notices import Severity
+
+        sev = [d.severity for d in self.diagnostics]
+        return (sev.count(Severity.ERROR), sev.count(Severity.WARNING))
 
     @property
     def stations(self) -> int:
@@ -114,16 +128,22 @@ def network_to_map(
             f"{len(dropped)} of {total} stations left out to fit --max-stations "
             f"{cfg.max_stations} (termini and interchanges kept)"
         )
-    doc = _document(network, kept, cfg, total)
-    result = ImportResult(doc, notes)
-    if cfg.layout:
-        _lay_out(result, cfg, progress)
-    _colour(result, kept, cfg)
-    _check(result, cfg)
-    return result
+    tries: list[ImportResult] = []
+    for blend in BLENDS:
+        result = ImportResult(_document(network, kept, cfg, total, blend), list(notes))
+        if cfg.layout:
+            _lay_out(result, cfg, progress)
+        _colour(result, kept, cfg)
+        _check(result, cfg)
+        tries.append(result)
+        if not result.problems and (result.layout_report is not None or not cfg.layout):
+            break
+    return min(tries, key=lambda r: (r.problems, cfg.layout and r.layout_report is None))
 
 
-def _document(network: Network, lines: list[DraftLine], cfg: ImportConfig, total: int) -> dict:
+def _document(
+    network: Network, lines: list[DraftLine], cfg: ImportConfig, total: int, blend: float
+) -> dict:
     from mapkit.importers.project import even_out, project, spread
     from mapkit.importers.scoring import bonus
     from mapkit.importers.wagons import WagonLine, place_wagons
@@ -137,7 +157,7 @@ def _document(network: Network, lines: list[DraftLine], cfg: ImportConfig, total
     )
     geo = project({p: network.places[p] for p in order})
     drawn = [ln.stops + ln.stops[:1] if ln.loop else ln.stops for ln in lines]
-    xy = spread(even_out(geo, box, blend=0.5), drawn, box)
+    xy = spread(even_out(geo, box, blend), drawn, box)
     serving: dict[str, int] = {}
     for ln in lines:
         for s in ln.stops:
