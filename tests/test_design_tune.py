@@ -201,10 +201,20 @@ def test_a_candidate_that_does_not_validate_is_never_measured() -> None:
     doc["lines"][1]["windows"] = 4  # B's wagon grows over a station
     assert validation_errors(doc) == ["GEO005"]
     assert evaluate(Task(doc, TuneConfig(games=10), 0)) is None
-    cfg = TuneConfig(games=40, seed=1, steps=1, points=False, decision_games=0)
+    # with its wagon placed again by the layout, the same edit is a valid map, and measured
+    ev = evaluate(Task(doc, TuneConfig(games=10), 0, ("B",)))
+    assert ev is not None and ev.moved == ("B",) and validation_errors(ev.doc) == []
+    assert ev.doc["lines"][1]["depot"] != doc["lines"][1]["depot"]
+    assert [ln for ln in ev.doc["lines"] if ln["id"] != "B"] == [
+        ln for ln in doc["lines"] if ln["id"] != "B"
+    ]
+
+
+def test_tune_moves_wagons_rather_than_write_an_invalid_map() -> None:
+    cfg = TuneConfig(games=40, seed=1, steps=2, points=False, decision_games=0)
     r = tune(json.loads((ROOT / "maps" / "berlin.json").read_text()), Targets(mean=60), cfg)
-    assert r.rejected >= 3  # B, E and F +1 window all overlap in Berlin
-    assert validation_errors(r.doc) == []
+    assert r.moved >= 1  # B, E and F +1 window overlap in Berlin unless their wagons move
+    assert validation_errors(r.doc) == [] and len(r.steps) == 2
 
 
 def test_tune_refuses_a_map_that_does_not_validate(tmp_path: Path) -> None:

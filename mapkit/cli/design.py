@@ -271,8 +271,8 @@ def tune(
     )
     typer.echo(
         f"objective {result.objective_before:.4f} -> {result.objective_after:.4f} "
-        f"in {len(result.steps)} edits; {result.measured} candidates, "
-        f"{result.rejected} of them rejected by the validator"
+        f"in {len(result.steps)} edits; {result.measured} candidates, {result.moved} made "
+        f"valid by placing wagons again, {result.rejected} rejected by the validator"
         + (f"; {len(result.undone)} undone by the decisions guard" if result.undone else "")
     )
     for s in result.steps:
