@@ -46,6 +46,12 @@ def report(
     scale: Annotated[
         bool, typer.Option(help="Measure the shipped cities for the difficulty scale.")
     ] = True,
+    mixed_games: Annotated[
+        int, typer.Option(help="Games with one lookahead among greedy players (0: skip).")
+    ] = 60,
+    sensitivity: Annotated[
+        bool, typer.Option(help="Measure every line's windows and first bonus +-1.")
+    ] = True,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (0: one per core).")] = 1,
     format: Annotated[
         ReportFormat, typer.Option("--format", "-f", help="text, json or html.")
@@ -63,8 +69,12 @@ def report(
 
     from mapkit.atomic import OutputError, check_writable, write_text
 
-    if games < 2 or tension_games < 1 or decision_games < 1:
-        fail("--games must be at least 2, --tension-games and --decision-games at least 1", 2)
+    if games < 2 or tension_games < 1 or decision_games < 1 or mixed_games < 0:
+        fail(
+            "--games must be at least 2, --tension-games and --decision-games at least 1, "
+            "--mixed-games at least 0",
+            2,
+        )
     if not 1 <= players <= 6:
         fail("--players must be 1 to 6", 2)
     if jobs < 0:
@@ -80,7 +90,7 @@ def report(
             import matplotlib  # noqa: F401
         except ImportError:
             fail("--format html needs matplotlib: pip install 'mapkit[report]'", 2)
-    city = load_or_fail(path, check_paper="a4")
+    loaded = loaded_or_fail(path, check_paper="a4")
 
     from mapkit.design.report import ReportConfig, design_report
 
@@ -93,9 +103,12 @@ def report(
         threshold=threshold,
         special=variant is Variant.special,
         difficulty=scale,
+        mixed_games=mixed_games,
+        sensitivity=sensitivity,
         jobs=jobs or os.cpu_count() or 1,
     )
-    rep = design_report(city, cfg, progress=_say if sys.stderr.isatty() else None)
+    say = _say if sys.stderr.isatty() else None
+    rep = design_report(loaded.map, cfg, progress=say, doc=loaded.doc)
     if format is ReportFormat.html:
         from mapkit.design.html import to_html
 
