@@ -36,7 +36,7 @@ def report(
         int, typer.Option("--games", "-n", help="Decks per bot (skill, difficulty), race games.")
     ] = 200,
     players: Annotated[int, typer.Option(help="Seats for tension and races (1: solo).")] = 3,
-    tension_games: Annotated[int, typer.Option(help="Games for the tension figures.")] = 100,
+    tension_games: Annotated[int, typer.Option(help="Games for the tension figures.")] = 60,
     decision_games: Annotated[int, typer.Option(help="Games for the decision figures.")] = 6,
     threshold: Annotated[float, typer.Option(help="Points by which a choice must matter.")] = 1.0,
     seed: Annotated[int, typer.Option(help="Run seed (the same decks for every bot).")] = 0,

@@ -32,7 +32,7 @@ class ReportConfig:
     seed: int = 0
     players: int = 3
     """Seats for tension and the line races (greedy in every seat)."""
-    tension_games: int = 100
+    tension_games: int = 60
     decision_games: int = 6
     threshold: float = 1.0
     special: bool = False
@@ -127,7 +127,7 @@ class DesignReport:
             t = self.tension
             out += [
                 "",
-                f"Tension ({t.players} greedy players, {t.games} games)",
+                f"Tension ({t.players} greedy players, {t.games} games; on expected final scores)",
                 f"  lead changes     {t.lead_changes.text()}",
                 f"  drama (points)   {t.drama.text()}",
                 f"  tie rate         {t.tie_rate.text('.3f')}",
@@ -160,7 +160,7 @@ class DesignReport:
             out += [
                 "",
                 f"Difficulty (greedy solo mean {d.mean.text()}): {d.between}, "
-                f"index {d.index:.2f} (0 = easiest shipped city, 1 = hardest)",
+                f"index {d.index.text()} (0 = easiest shipped city, 1 = hardest)",
             ]
             out += [f"  {name:<12} {e.text()}" for name, e in d.cities.items()]
         return "\n".join(out) + "\n"
