@@ -292,8 +292,8 @@ def _station_marks(
     return marks
 
 
-def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayout:
-    """Place every printed element of ``city`` on landscape ``paper``, in mm."""
+def _frame(paper: str, m: Metrics) -> tuple[Rect, Rect, Rect, Rect, Rect]:
+    """(printable, header, footer, panel, map area) of landscape ``paper``."""
     width, height = PAPERS[paper]
     printable = Rect(m.margin, m.margin, width - 2 * m.margin, height - 2 * m.margin)
     header = Rect(printable.x, printable.y, printable.w, m.header_h)
@@ -302,6 +302,18 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
     map_area = Rect(
         printable.x, header.bottom, panel.x - m.gap - printable.x, footer.y - header.bottom
     )
+    return printable, header, footer, panel, map_area
+
+
+def map_area(paper: str, m: Metrics = METRICS) -> Rect:
+    """Where the map (stations, lines, wagons) is drawn on landscape ``paper``, in mm."""
+    return _frame(paper, m)[4]
+
+
+def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayout:
+    """Place every printed element of ``city`` on landscape ``paper``, in mm."""
+    width, height = PAPERS[paper]
+    printable, header, footer, panel, map_area = _frame(paper, m)
     rows, fits, boxes = _panel(m, panel, [ln.id for ln in city.lines])
 
     items: list[tuple[float, float, float, float]] = []

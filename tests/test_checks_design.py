@@ -77,7 +77,7 @@ def test_recommended_palette_passes() -> None:
     for a, b in itertools.combinations(palette, 2):
         assert colour.delta_e(a, b) >= design.MIN_DE_NORMAL
         assert min(colour.delta_e(a, b, v) for v in colour.VISIONS) >= design.MIN_DE_CVD
-    for sheet in ("#ffffff", "#dce9f5", "#f5ecd7", "#e3f1e0", "#fdebd3"):
+    for sheet in ("#ffffff", *colour.PALE_SHEETS.values()):
         for c in palette:
             assert colour.delta_e(c, sheet) >= design.MIN_SHEET_DE_NORMAL
             assert min(colour.delta_e(c, sheet, v) for v in colour.VISIONS) >= (
