@@ -14,8 +14,6 @@ from mapkit.design.intervals import Estimate, bootstrap_ci, mean_ci, proportion_
 from mapkit.design.skill import outcomes, shares, solo_scores
 from mapkit.mapfile.model import CityMap
 
-FAST_LADDER = ("random", "greedy")
-
 
 @dataclass
 class LineProfile:

@@ -27,7 +27,8 @@ from typing import Any, NamedTuple
 
 import cython
 
-from mapkit.engine.cards import CARD_EXPRESS, CARD_VALUE, DECK_COUNTS, DECK_SIZE, FREE, PLUS, SIX
+from mapkit.cards import CARD_EXPRESS, CARD_VALUE, DECK_COUNTS, DECK_SIZE, FREE, PLUS, SIX
+from mapkit.engine.seats import SEAT_SEED_STRIDE
 
 COMPILED: bool = cython.compiled
 """Is this the compiled extension module (``True``) or the source run as Python?"""
@@ -39,7 +40,6 @@ V1 = cython.typedef(cython.longlong[:])
 V2 = cython.typedef(cython.longlong[:, :])
 V3 = cython.typedef(cython.longlong[:, :, :])
 F1 = cython.typedef(cython.double[:])
-B2 = cython.typedef(cython.schar[:, :])
 B3 = cython.typedef(cython.schar[:, :, :])
 
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
@@ -51,6 +51,7 @@ _FREE = cython.declare(i64, FREE)
 _PLUS = cython.declare(i64, PLUS)
 _SIX = cython.declare(i64, SIX)
 _DECK_SIZE = cython.declare(i64, DECK_SIZE)
+_SEAT_STRIDE = cython.declare(i64, SEAT_SEED_STRIDE)
 _RANDOM = cython.declare(i64, RANDOM)
 _GREEDY = cython.declare(i64, GREEDY)
 _LOOKAHEAD = cython.declare(i64, LOOKAHEAD)
@@ -322,10 +323,11 @@ def _init_genrand(s: int) -> list[int]:
 @cython.cfunc
 @cython.exceptval(check=False)
 def _mt_seed(mt: V1, seed: i64, seat: i64, init: V1) -> cython.void:
-    """``random.Random(seed * 7 + seat)`` (``init_by_array`` of its 32-bit words, from
-    ``init``: ``init_genrand(19650218)``, the same for every seed); ``mt[624]`` is the index."""
-    w0: i64 = (seed & M32) * 7 + seat
-    w1: i64 = (seed >> 32) * 7 + (w0 >> 32)
+    """``random.Random(seats.seat_seed(seed, seat))`` (``init_by_array`` of its 32-bit words,
+    from ``init``: ``init_genrand(19650218)``, the same for every seed); ``mt[624]`` is the
+    index."""
+    w0: i64 = (seed & M32) * _SEAT_STRIDE + seat
+    w1: i64 = (seed >> 32) * _SEAT_STRIDE + (w0 >> 32)
     key0: i64 = w0 & M32
     key1: i64 = w1 & M32
     key2: i64 = w1 >> 32
@@ -990,8 +992,13 @@ def candidates(
         nm = _move_marks(km, mk, sc.cl[i], sc.cdr[i], sc.ck[i], card, sc.cs[i], sc)
         marks: object = 0  # a Python int: a map has up to 400 stations
         for j in range(nm):
-            marks |= cython.cast(object, 1) << sc.marks[j]
-        out.append(Candidate(sc.cd[i], sc.cl[i], sc.cdr[i], sc.ck[i], sc.cs[i], marks))
+            marks |= 1 << int(sc.marks[j])
+        # int() and float(): uncompiled, the scratch arrays hand out numpy scalars
+        out.append(
+            Candidate(
+                float(sc.cd[i]), int(sc.cl[i]), int(sc.cdr[i]), int(sc.ck[i]), int(sc.cs[i]), marks
+            )
+        )
     return out
 
 
@@ -1202,7 +1209,7 @@ def _play(
     special: cython.bint, mts: V2, hist: V1,
 ) -> i64:  # fmt: skip
     """One game from the seed: the seeded deck, seat ``p`` playing bot ``bots[p]`` with the
-    stream ``random.Random(seed * 7 + p)``. Writes the history (cards and actions) into
+    stream ``random.Random(seat_seed(seed, p))``. Writes the history (cards and actions) into
     ``hist`` as far as it has room; returns its length."""
     n: i64 = sh.players
     S: i64 = km.n_stations
