@@ -12,6 +12,10 @@ It is Cython in pure-Python mode: installing the package compiles this very file
 and gcc into an extension module beside it (``hatch_build.py``), which Python imports
 instead of the source. Uncompiled (``uncompiled()``), the same source runs as plain Python:
 the fallback of the rules is never another copy of them. ``COMPILED`` tells which runs.
+Uncompiled, an element of a numpy array is a numpy scalar, not a Python int: every function
+Python code calls hands out Python ints, as the compiled module does (``int()`` at the
+boundary; the map's flat tables are ``array.array``), and ``tests/test_kernel_uncompiled.py``
+plays the same games through both.
 
 Bot choices reproduce the Python bots exactly, including their ``random.Random`` streams
 (MT19937, ``random()`` as CPython computes it) and the evaluation of ``bots/evaluate.py``.
@@ -239,17 +243,18 @@ def kernel_map(t: Any) -> KernelMap:
         route[li, 1, : len(st)] = rs[len(rs) - 1]  # no negative index: compiled without wraparound
         for s in st:
             occ[s].append(li)
-    start = np.zeros(S + 1, np.int64)
+    start = [0] * (S + 1)
     for s in range(S):
         start[s + 1] = start[s] + len(occ[s])
-    base = np.zeros(L, np.int64)
+    base = [0] * L
     ri = 0
     for li in range(L):
         base[li] = ri
         ri += 2 if t.loop[li] else 1
 
     def ints(values: Any) -> Any:
-        return np.array(values, np.int64)
+        # array.array, not numpy: run uncompiled, indexing it gives Python ints, as compiled
+        return array.array("q", values)
 
     return KernelMap(
         {
@@ -262,9 +267,9 @@ def kernel_map(t: Any) -> KernelMap:
             "others": ints(t.others),
             "count": ints(t.intersections),
             "special": ints(t.special),
-            "occ_start": start,
+            "occ_start": ints(start),
             "occ_line": ints([li for o in occ for li in o] or [0]),
-            "route_base": base,
+            "route_base": ints(base),
             "slots": ints(t.slots),
             "mt_init": ints(_init_genrand(19650218)),
         }
@@ -547,7 +552,7 @@ class RouteScan(NamedTuple):
 def route_scan(km: KernelMap, mk: V1, li: int, d: int, sc: Scratch) -> RouteScan:
     """:func:`scan_route` for Python callers (the checked engine's tables)."""
     f: Scan = scan_route(km, mk, li, d, sc.bf)
-    return RouteScan(tuple([sc.bf[i] for i in range(f.empties)]), f.run)
+    return RouteScan(tuple([int(sc.bf[i]) for i in range(f.empties)]), int(f.run))
 
 
 def line_choices(km: KernelMap, mk: V1, li: int, card: int, sc: Scratch) -> tuple[int, ...]:
@@ -555,13 +560,13 @@ def line_choices(km: KernelMap, mk: V1, li: int, card: int, sc: Scratch) -> tupl
     in the order ``State.legal_actions`` lists them: forward 0..most, then the backward moves
     of a loop that mark other stops than the forward move with as many crosses."""
     n: i64 = _choices(km, mk, li, card, sc)
-    return tuple([sc.ch[i] for i in range(n)])
+    return tuple([int(sc.ch[i]) for i in range(n)])
 
 
 def canonical_move(km: KernelMap, mk: V1, li: int, d: int, k: int, card: int, sc: Scratch) -> int:
     """A legal line move as listed: a loop's backward move that marks what the forward move
     with as many crosses marks is that forward move (``li << 4 | d << 3 | k``)."""
-    return _canonical(km, mk, li, d, k, card, sc)
+    return int(_canonical(km, mk, li, d, k, card, sc))
 
 
 # ------------------------------------------------------------------ the sheets
@@ -993,7 +998,6 @@ def candidates(
         marks: object = 0  # a Python int: a map has up to 400 stations
         for j in range(nm):
             marks |= 1 << int(sc.marks[j])
-        # int() and float(): uncompiled, the scratch arrays hand out numpy scalars
         out.append(
             Candidate(
                 float(sc.cd[i]), int(sc.cl[i]), int(sc.cdr[i]), int(sc.ck[i]), int(sc.cs[i]), marks
