@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import zipfile
@@ -30,6 +31,12 @@ def _read(data: bytes, selection: Selection | None = None):
 
 def _import(data: bytes, cfg: ImportConfig = FLAT, selection: Selection | None = None):
     return network_to_map(_read(data, selection), cfg)
+
+
+@functools.cache
+def _la_flat():
+    """LA imported without layout, once per test process (the tests only read it)."""
+    return network_to_map(read_gtfs(LA), FLAT)
 
 
 def _problems(doc: dict) -> list[str]:
@@ -72,7 +79,7 @@ def test_la_expo_crenshaw_two_parents_46_m_apart_become_one_interchange():
 
 
 def test_la_imports_to_a_map_that_passes_strict_validation():
-    result = network_to_map(read_gtfs(LA), FLAT)
+    result = _la_flat()
     doc = result.doc
     assert result.stations == 70 and result.lines == 7
     assert [ln["id"] for ln in doc["lines"]] == list("ABCDEFG")
@@ -93,7 +100,7 @@ def test_la_imports_to_a_map_that_passes_strict_validation():
 
 
 def test_la_every_wagon_sits_at_a_terminus_of_its_line():
-    doc = network_to_map(read_gtfs(LA), FLAT).doc
+    doc = _la_flat().doc
     pos = {s["id"]: (s["x"], s["y"]) for s in doc["stations"]}
     for ln in doc["lines"]:
         first = pos[ln["stops"][0]]

@@ -136,7 +136,7 @@ def network_to_map(
         _colour(result, kept, cfg)
         _check(result, cfg)
         tries.append(result)
-        if not result.problems and (result.layout_report is not None or not cfg.layout):
+        if result.problems == (0, 0) and (result.layout_report is not None or not cfg.layout):
             break
     return min(tries, key=lambda r: (r.problems, cfg.layout and r.layout_report is None))
 
