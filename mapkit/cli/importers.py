@@ -65,8 +65,13 @@ def _finish(network_reader, source: Path, output: Path, cfg) -> None:
     from mapkit.mapfile import writer
     from mapkit.notices import Severity
 
+    import sys
+
+    def progress(text: str) -> None:
+        typer.echo(f"mapkit: layout: {text}", err=True)
+
     try:
-        result = network_to_map(network_reader(), cfg)
+        result = network_to_map(network_reader(), cfg, progress if sys.stderr.isatty() else None)
     except ImportFailure as exc:
         fail(str(exc), exc.exit_code)
     except OSError as exc:

@@ -110,7 +110,7 @@ def network_to_map(
     """The playable draft map of a network (see the module docstring); ``progress`` hears
     how a long layout goes."""
     cfg = config or ImportConfig()
-    notes = list(network.notes)
+    notes: list[str] = []
     network = merge_nearby(network, cfg.merge_m)
     every = draft_lines(network, notes)
     kept = keep_lines(every, cfg.max_lines, cfg.separate)
