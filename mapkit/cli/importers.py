@@ -59,13 +59,13 @@ def _map_id(given: str | None, output: Path) -> str | None:
 
 
 def _finish(network_reader, source: Path, output: Path, cfg) -> None:
+    import sys
+
     from mapkit.atomic import write_text
     from mapkit.importers.draft import network_to_map
     from mapkit.importers.network import ImportFailure
     from mapkit.mapfile import writer
     from mapkit.notices import Severity
-
-    import sys
 
     def progress(text: str) -> None:
         typer.echo(f"mapkit: layout: {text}", err=True)
