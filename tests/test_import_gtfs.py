@@ -372,6 +372,8 @@ def test_cli_usage_problems_exit_2(tmp_path):
         (["import", "gtfs", str(feed), "-o", "x.json", "--max-stations", "1"], "--max-stations"),
         (["import", "gtfs", str(feed), "-o", "x.json", "--route-types", "boat"], "boat"),
         (["import", "gtfs", str(feed), "-o", "x.json", "--id", "Bad Id"], "--id"),
+        (["import", "gtfs", str(feed), "-o", "x.json", "--time-limit", "0"], "--time-limit"),
+        (["import", "gtfs", str(feed), "-o", "x.json", "--max-lines", "27"], "--max-lines"),
     ]
     for args, words in cases:
         res = runner.invoke(app, args)

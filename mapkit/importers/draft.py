@@ -42,8 +42,9 @@ class ImportConfig:
     merge_m: float = 150.0
     separate: bool = False
     """Keep networks that share no station with the largest one (TOP002 warns of them)."""
-    time_limit: float | None = None
-    """For the layout; None: its default."""
+    time_limit: float = 2.5
+    """Seconds each layout try may take (at most ``len(BLENDS)`` tries: the import stays
+    within 10 s)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.max_stations <= 400:
@@ -52,6 +53,8 @@ class ImportConfig:
             raise ImportFailure("--max-lines must be 1 to 26", 2)
         if not 0 <= self.merge_m <= 5000:
             raise ImportFailure("--merge-distance must be 0 to 5000 metres", 2)
+        if not 0 < self.time_limit <= 600:
+            raise ImportFailure("--time-limit must be above 0 and at most 600 seconds", 2)
 
 
 @dataclass
@@ -215,11 +218,9 @@ def _lay_out(result: ImportResult, cfg: ImportConfig, progress: Progress | None)
     from mapkit.layout import LayoutConfig, LayoutError, layout
     from mapkit.mapfile import build_map
 
-    options: dict[str, Any] = {"paper": cfg.paper}
-    if cfg.time_limit is not None:
-        options["time_limit"] = cfg.time_limit
+    config = LayoutConfig(paper=cfg.paper, time_limit=cfg.time_limit)
     try:
-        laid = layout(build_map(result.doc), LayoutConfig(**options), result.doc, progress)
+        laid = layout(build_map(result.doc), config, result.doc, progress)
     except LayoutError as exc:
         result.notes.append(f"no layout ({exc}): the stations stay where projected")
         return
