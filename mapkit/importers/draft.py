@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mapkit.importers.network import ImportFailure, Network
 from mapkit.importers.patterns import merge_patterns
 from mapkit.importers.reduce import DraftLine, keep_lines, thin
 from mapkit.importers.stations import merge_nearby, short_name, slug, station_ids
+
+if TYPE_CHECKING:
+    from mapkit.layout import LayoutReport
+    from mapkit.notices import Diagnostic
 
 Progress = Callable[[str], None]
 FORMAT = "mapkit-map/1"
@@ -47,6 +51,10 @@ class ImportConfig:
     within 10 s)."""
 
     def __post_init__(self) -> None:
+        from mapkit.sheet import PAPERS
+
+        if self.paper not in PAPERS:
+            raise ImportFailure(f"unknown paper {self.paper!r}; known: {', '.join(PAPERS)}", 2)
         if not 2 <= self.max_stations <= 400:
             raise ImportFailure("--max-stations must be 2 to 400", 2)
         if not 1 <= self.max_lines <= 26:
@@ -59,10 +67,13 @@ class ImportConfig:
 
 @dataclass
 class ImportResult:
+    """The draft map, what the data forced (``notes``), the layout's report (None without
+    layout) and what validate says of the draft."""
+
     doc: dict[str, Any]
     notes: list[str] = field(default_factory=list)
-    layout_report: Any = None
-    diagnostics: list = field(default_factory=list)
+    layout_report: LayoutReport | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
     def problems(self) -> tuple[int, int]:
