@@ -210,12 +210,18 @@ SCORE_BOXES = ("lines", "interchanges", "empty", "total")
 
 def wagon_size(line: Line, m: Metrics = METRICS) -> tuple[float, float, float]:
     """(width, height, box side) of a line's wagon; boxes shrink to honour max_width_mm."""
+    return wagon_extent(line.windows, line.depot.max_width_mm, m)
+
+
+def wagon_extent(
+    windows: int, max_width_mm: float | None = None, m: Metrics = METRICS
+) -> tuple[float, float, float]:
+    """(width, height, box side) of a wagon with ``windows`` boxes, at most ``max_width_mm``."""
     box = m.box
-    width = m.letter_w + line.windows * box + 2 * m.wagon_pad
-    limit = line.depot.max_width_mm
-    if limit is not None and width > limit:
-        box = max((limit - m.letter_w - 2 * m.wagon_pad) / line.windows, 0.0)
-        width = m.letter_w + line.windows * box + 2 * m.wagon_pad
+    width = m.letter_w + windows * box + 2 * m.wagon_pad
+    if max_width_mm is not None and width > max_width_mm:
+        box = max((max_width_mm - m.letter_w - 2 * m.wagon_pad) / windows, 0.0)
+        width = m.letter_w + windows * box + 2 * m.wagon_pad
     return width, box + 2 * m.wagon_pad, box
 
 

@@ -122,17 +122,17 @@ def test_des003_threshold_follows_whether_lines_meet(color_b, meet, warns) -> No
         assert "below 10; they meet at station 'a2'" in diags[0].message
 
 
-def test_shipped_cities_keep_meeting_pairs_apart_for_colour_blind_players() -> None:
+def test_shipped_cities_keepmeeting_pairs_apart_for_colour_blind_players() -> None:
     from pathlib import Path
 
     from mapkit.checks.context import CheckContext
-    from mapkit.checks.design import _meeting_pairs
+    from mapkit.checks.design import meeting_pairs
     from mapkit.mapfile import load_source
 
     maps = Path(__file__).resolve().parents[1] / "maps"
     for name in ("amsterdam", "berlin", "paris", "madrid"):
         res = load_source((maps / f"{name}.json").read_text(encoding="utf-8"))
-        for a, b, where in _meeting_pairs(CheckContext(res, res.map)):
+        for a, b, where in meeting_pairs(CheckContext(res, res.map)):
             if where:
                 for vision in colour.VISIONS[1:]:
                     assert colour.delta_e(a.color, b.color, vision) >= 10, (name, a.id, b.id)

@@ -38,7 +38,7 @@ def _options(
 def _register() -> None:
     import importlib
 
-    for name in ("maps", "render", "play", "simulate", "design", "layout", "studio"):
+    for name in ("maps", "render", "play", "simulate", "design", "layout", "importers", "studio"):
         importlib.import_module(f"mapkit.cli.{name}").register(app)
 
 
