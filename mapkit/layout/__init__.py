@@ -14,7 +14,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 from typing import Any
@@ -22,7 +22,7 @@ from typing import Any
 from mapkit.layout.engine import LayoutError
 from mapkit.layout.report import LayoutReport
 from mapkit.layout.wagons import CLEARANCE_MM, WagonError, place_wagons, wagon_clearance
-from mapkit.mapfile.model import CityMap, Depot, build_map
+from mapkit.mapfile.model import CityMap, build_map
 
 __all__ = [
     "LayoutConfig", "LayoutError", "LayoutReport", "LayoutResult", "WagonError", "layout",
