@@ -198,23 +198,30 @@ def test_identical_lines_are_told_apart_in_one_merged_step() -> None:
 
 def test_a_candidate_that_does_not_validate_is_never_measured() -> None:
     doc = json.loads((ROOT / "maps" / "berlin.json").read_text())
-    doc["lines"][1]["windows"] = 4  # B's wagon grows over a station
+    doc["lines"][0]["windows"] = 4  # A's wagon grows over a station
     assert validation_errors(doc) == ["GEO005"]
     assert evaluate(Task(doc, TuneConfig(games=10), 0)) is None
     # with its wagon placed again by the layout, the same edit is a valid map, and measured
-    ev = evaluate(Task(doc, TuneConfig(games=10), 0, ("B",)))
-    assert ev is not None and ev.moved == ("B",) and validation_errors(ev.doc) == []
-    assert ev.doc["lines"][1]["depot"] != doc["lines"][1]["depot"]
-    assert [ln for ln in ev.doc["lines"] if ln["id"] != "B"] == [
-        ln for ln in doc["lines"] if ln["id"] != "B"
+    ev = evaluate(Task(doc, TuneConfig(games=10), 0, ("A",)))
+    assert ev is not None and ev.moved == ("A",) and validation_errors(ev.doc) == []
+    assert ev.doc["lines"][0]["depot"] != doc["lines"][0]["depot"]
+    assert [ln for ln in ev.doc["lines"] if ln["id"] != "A"] == [
+        ln for ln in doc["lines"] if ln["id"] != "A"
     ]
 
 
 def test_tune_moves_wagons_rather_than_write_an_invalid_map() -> None:
-    cfg = TuneConfig(games=40, seed=1, steps=2, points=False, decision_games=0)
-    r = tune(json.loads((ROOT / "maps" / "berlin.json").read_text()), Targets(mean=60), cfg)
-    assert r.moved >= 1  # B, E and F +1 window overlap in Berlin unless their wagons move
-    assert validation_errors(r.doc) == [] and len(r.steps) == 2
+    cfg = TuneConfig(games=40, seed=1, steps=1, points=False, decision_games=0)
+    tight = json.loads((ROOT / "maps" / "berlin.json").read_text())
+    # the wagons of B, E and F where hand layout had them, with no room to grow
+    for ln in tight["lines"]:
+        where = {"B": (13.28, 1.03), "E": (18.28, 2.13), "F": (6.11, 0.16)}.get(ln["id"])
+        if where:
+            ln["depot"]["x"], ln["depot"]["y"] = where
+    assert validation_errors(tight) == []
+    r = tune(tight, Targets(mean=60), cfg)
+    assert r.moved >= 1  # a window more on B, E or F needs its wagon placed again
+    assert validation_errors(r.doc) == []
 
 
 def test_tune_refuses_a_map_that_does_not_validate(tmp_path: Path) -> None:
