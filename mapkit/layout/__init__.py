@@ -174,7 +174,7 @@ def layout(
     net = build_network(city)
     pinned = {i for i, sid in enumerate(net.ids) if sid in pinned_ids}
     deadline = start + config.time_limit * 0.7
-    drawn = run(net, pinned, config.allow_45, deadline, progress)
+    drawn = run(net, pinned, config.allow_45, deadline, progress, city)
     notes = []
     off = drawn.placement.off_direction
     if off:
