@@ -176,6 +176,11 @@ def layout(
     deadline = start + config.time_limit * 0.7
     drawn = run(net, pinned, config.allow_45, deadline, progress, city)
     notes = []
+    if drawn.sharp:
+        notes.append(
+            "45° bends allowed: a line doubles back so sharply that no layout without them "
+            "keeps the order of the lines at its station"
+        )
     off = drawn.placement.off_direction
     if off:
         notes.append(

@@ -24,7 +24,7 @@ from mapkit.layout.coords import (
     mm_per_unit,
     solve_coordinates,
 )
-from mapkit.layout.directions import choose
+from mapkit.layout.directions import choose, crowded
 from mapkit.layout.network import Network
 from mapkit.mapfile.model import CityMap
 
@@ -94,6 +94,8 @@ class Drawn:
     attempts: int
 
     conflicts: int = 0
+    sharp: bool = False
+    """Whether 45° bends had to be allowed to keep the order of the lines."""
 
     @property
     def score(self) -> tuple[int, int]:
@@ -137,6 +139,7 @@ def run(
     repair: Repair | None = None
     hops = 0
     repairs = 0
+    sharp = False
     while True:
         attempts += 1
         if repair is None and direction is None:
@@ -145,6 +148,8 @@ def run(
             if choice is None:
                 break
             direction = choice.direction
+            if choice.sharp and not allow_45:
+                allow_45 = sharp = True
         targets = [(round(x * k * scale_k), round(y * k * scale_k)) for x, y in net.xy]
         placed = solve_coordinates(
             net, direction, targets, fixed, set(frozen), scale, deadline, seps, repair
@@ -208,6 +213,12 @@ def run(
         else:
             break
     if best is None:
-        raise LayoutError("no octilinear directions keep the order of lines at every station")
+        node = crowded(net)
+        where = f" (the tightest: station '{net.ids[node]}')" if node is not None else ""
+        raise LayoutError(
+            "no octilinear directions keep the order of the lines at every station within "
+            f"the time limit{where}"
+        )
     best.attempts = attempts
+    best.sharp = sharp
     return best
