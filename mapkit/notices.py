@@ -265,6 +265,14 @@ NOTICES: dict[str, Notice] = {
             "Scoring panel does not fit",
             "Use fewer lines, or a larger paper size.",
         ),
+        Notice(
+            "GEO010",
+            _E,
+            "geometry",
+            "Printed within the margin",
+            "Move the element inward, away from the paper's edge: printers and trimming "
+            "leave nothing within 5 mm of it.",
+        ),
         # game design
         Notice(
             "DES001",

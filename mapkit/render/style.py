@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-INK = "#1d2433"
+# Pure black: a CMYK conversion makes it black ink alone (K), so thin text and outlines
+# print sharp, with no colour plates to misregister (and a home inkjet uses its black).
+INK = "#000000"
 PAPER_WHITE = "#ffffff"
 PEN = "#14296e"
 SPECIAL_FILL = "#f2b705"
