@@ -55,6 +55,14 @@ PALETTE: dict[str, str] = {
     "plum": "#882266",
 }
 
+PALE_SHEETS: dict[str, str] = {
+    "blue": "#dce9f5",
+    "cream": "#f5ecd7",
+    "green": "#e3f1e0",
+    "peach": "#fdebd3",
+}
+"""Pale sheet colours (``sheet.color``) on which every colour of :data:`PALETTE` passes DES004."""
+
 
 def hex_to_rgb(color: str) -> RGB:
     """``#rrggbb`` -> sRGB components in 0..1."""
