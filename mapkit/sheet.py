@@ -62,7 +62,6 @@ class Metrics:
     score_label_h: float = 4.0
     title_font: float = 9.0
     label_font: float = 2.6
-    box_font: float = 3.2
     terminus_halo: float = 1.25
     halo_stroke: float = 0.25
     special_star: float = 2.3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import zipfile
@@ -15,7 +16,7 @@ from mapkit.importers import ImportConfig, ImportFailure, Selection, network_to_
 from mapkit.importers.gtfs import route_types
 from mapkit.importers.patterns import Piece, merge_patterns
 from mapkit.importers.stations import merge_nearby
-from mapkit.mapfile import writer
+from mapkit.mapfile import load_source, writer
 from mapkit.notices import Severity
 from tests.conftest import ROOT
 from tests.feeds import CROSS_ROUTES, CROSS_STATIONS, at, cross_feed, feed_files, table, zipped
@@ -30,6 +31,12 @@ def _read(data: bytes, selection: Selection | None = None):
 
 def _import(data: bytes, cfg: ImportConfig = FLAT, selection: Selection | None = None):
     return network_to_map(_read(data, selection), cfg)
+
+
+@functools.cache
+def _la_flat():
+    """LA imported without layout, once per test process (the tests only read it)."""
+    return network_to_map(read_gtfs(LA), FLAT)
 
 
 def _problems(doc: dict) -> list[str]:
@@ -72,7 +79,7 @@ def test_la_expo_crenshaw_two_parents_46_m_apart_become_one_interchange():
 
 
 def test_la_imports_to_a_map_that_passes_strict_validation():
-    result = network_to_map(read_gtfs(LA), FLAT)
+    result = _la_flat()
     doc = result.doc
     assert result.stations == 70 and result.lines == 7
     assert [ln["id"] for ln in doc["lines"]] == list("ABCDEFG")
@@ -82,7 +89,7 @@ def test_la_imports_to_a_map_that_passes_strict_validation():
     assert result.diagnostics == validate_source(writer.dumps(doc), "<x>").diagnostics
     assert result.notes == [
         "route Metro A Line (Blue): left out Pacific Ave Station (on a one-way variant)",
-        "line Metro L Line (Gold) (7 stations from Atlantic Station) left out: it meets no other",
+        "line Metro L Line (Gold) (7 stations from Atlantic Station) left out: it meets no line kept",
         "20 of 90 stations left out to fit --max-stations 70 (termini and interchanges kept)",
         "line D: colour #886688 (#a05da5 is too close to a line it meets)",
         "line F: colour #6666ee (#fc74fd is too close to a line it meets)",
@@ -93,7 +100,7 @@ def test_la_imports_to_a_map_that_passes_strict_validation():
 
 
 def test_la_every_wagon_sits_at_a_terminus_of_its_line():
-    doc = network_to_map(read_gtfs(LA), FLAT).doc
+    doc = _la_flat().doc
     pos = {s["id"]: (s["x"], s["y"]) for s in doc["stations"]}
     for ln in doc["lines"]:
         first = pos[ln["stops"][0]]
@@ -250,10 +257,11 @@ def test_max_lines_keeps_the_longest_and_letters_follow_the_route_order():
         ("y", "2", 1, None, [["North End", "Park", "Centre"]]),
         ("z", "3", 1, None, [["Centre", "Harbour", "South End", "Docks"]]),
     ]
-    doc = _import(
+    result = _import(
         zipped(feed_files(CROSS_STATIONS, routes)), ImportConfig(layout=False, max_lines=2)
-    ).doc
-    assert [(ln["id"], ln["name"]) for ln in doc["lines"]] == [("A", "3"), ("B", "10")]
+    )
+    assert [(ln["id"], ln["name"]) for ln in result.doc["lines"]] == [("A", "3"), ("B", "10")]
+    assert result.notes[0] == "line 2 (3 stations from North End) left out: --max-lines 2 reached"
 
 
 def test_the_city_name_falls_back_to_the_feed_publisher_with_several_agencies():
@@ -410,3 +418,15 @@ def test_a_network_the_layout_cannot_draw_keeps_its_projection(monkeypatch):
     assert "no layout (station 'centre' has no room): the stations stay where projected" in (
         result.notes
     )
+
+
+def test_a_large_network_is_cut_to_a_connected_sheet():
+    """A 40 x 40 grid of routes (1,600 stations): ten lines that meet, 70 stations, a map."""
+    stations = {f"{r}-{c}": at(c * 0.6, r * 0.6) for r in range(40) for c in range(40)}
+    rows = [(f"h{r}", f"h{r}", 1, None, [[f"{r}-{c}" for c in range(40)]]) for r in range(40)]
+    cols = [(f"v{c}", f"v{c}", 1, None, [[f"{r}-{c}" for r in range(40)]]) for c in range(40)]
+    result = _import(zipped(feed_files(stations, rows + cols)))
+    assert result.lines == 10 and result.stations == 70
+    names = [ln["name"] for ln in result.doc["lines"]]
+    assert names[0] == "h0" and "v0" in names
+    assert load_source(writer.dumps(result.doc)).map is not None

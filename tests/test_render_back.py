@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
+from mapkit.cards import CARD_NAMES, DECK, DECK_COUNTS
 from mapkit.cli import app
-from mapkit.engine.cards import CARD_NAMES, DECK, DECK_COUNTS
 from mapkit.engine.scoring import LOWEST_RATING, RATINGS
 from mapkit.mapfile import load_map
 from mapkit.render.back import back_svg
 from mapkit.render.cards import FREE_FACE, card_face
+from mapkit.render.panel import SCORE_OPERATORS, SCORE_TITLES, SOLO_SCORE_TITLES
 from mapkit.sheet import layout
 from tests.test_render_common import CITIES, MAPS, fixture_city, parse, with_class
 
@@ -32,9 +33,11 @@ def test_back_lists_the_engine_deck_scoring_and_rating_table():
     for _, verdict in RATINGS:
         assert verdict in all_text
     assert LOWEST_RATING in all_text
-    assert "empty stations ÷ 2, rounded down" in all_text
+    for caption in SCORE_TITLES.values():  # the sheet's own captions
+        assert caption in all_text
+    assert _texts(root, "back-score-op") == [SCORE_OPERATORS[b] or "◇" for b in SCORE_TITLES]
     solo = _all_text(parse(back_svg(fixture_city(), solo=True)))
-    assert "not halved" in solo and "÷ 2" not in solo
+    assert SOLO_SCORE_TITLES["empty"] in solo and SCORE_TITLES["empty"] not in solo
 
 
 @pytest.mark.parametrize("city_id", CITIES)

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
+from mapkit.cards import CARD_NAMES, DECK, DECK_COUNTS
 from mapkit.cli import app
-from mapkit.engine.cards import CARD_NAMES, DECK, DECK_COUNTS
 from mapkit.render.cards import card_sheets
 from mapkit.sheet import CARD_SIZES, METRICS, PAPERS, card_grid, card_size
 from tests.test_render_common import SVG_NS, parse, with_class

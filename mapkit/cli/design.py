@@ -62,11 +62,12 @@ def report(
     import os
 
     from mapkit.atomic import OutputError, check_writable, write_text
+    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 
     if games < 2 or tension_games < 1 or decision_games < 1:
         fail("--games must be at least 2, --tension-games and --decision-games at least 1", 2)
-    if not 1 <= players <= 6:
-        fail("--players must be 1 to 6", 2)
+    if not valid_player_count(players):
+        fail(f"--players must be {PLAYER_RANGE}", 2)
     if jobs < 0:
         fail("--jobs must be 0 (one per core) or more", 2)
     (path,) = map_paths([map])
@@ -319,8 +320,10 @@ def compare(
     """
     import os
 
-    if games < 2 or decision_games < 0 or not 1 <= players <= 6:
-        fail("--games at least 2, --decision-games at least 0, --players 1 to 6", 2)
+    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
+
+    if games < 2 or decision_games < 0 or not valid_player_count(players):
+        fail(f"--games at least 2, --decision-games at least 0, --players {PLAYER_RANGE}", 2)
     pa, pb = map_paths([a, b])
     ca, cb = load_or_fail(pa, check_paper="a4"), load_or_fail(pb, check_paper="a4")
 

@@ -127,8 +127,10 @@ def simulate(
     unknown = [b for b in names if b not in BOTS]
     if unknown:
         fail(f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}", 2)
-    if not 1 <= len(names) <= 6:
-        fail("--bots names 1 to 6 bots, one per seat", 2)
+    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
+
+    if not valid_player_count(len(names)):
+        fail(f"--bots names {PLAYER_RANGE} bots, one per seat", 2)
     if games < 1:
         fail("--games must be at least 1", 2)
     if jobs < 0:

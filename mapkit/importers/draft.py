@@ -114,12 +114,17 @@ def network_to_map(
     network = merge_nearby(network, cfg.merge_m)
     every = draft_lines(network, notes)
     kept = keep_lines(every, cfg.max_lines, cfg.separate)
+    reached = {s for ln in kept for s in ln.stops}
     for ln in every:
         if ln not in kept:
+            why = (
+                f"--max-lines {cfg.max_lines} reached"
+                if reached & set(ln.stops)
+                else "it meets no line kept"
+            )
             notes.append(
                 f"line {ln.route.name} ({len(ln.stops)} stations from "
-                f"{network.places[ln.stops[0]].name}) left out: "
-                + ("more than --max-lines" if len(kept) == cfg.max_lines else "it meets no other")
+                f"{network.places[ln.stops[0]].name}) left out: {why}"
             )
     total = len({s for ln in kept for s in ln.stops})
     dropped = thin(network, kept, cfg.max_stations)
@@ -136,7 +141,7 @@ def network_to_map(
         _colour(result, kept, cfg)
         _check(result, cfg)
         tries.append(result)
-        if not result.problems and (result.layout_report is not None or not cfg.layout):
+        if result.problems == (0, 0) and (result.layout_report is not None or not cfg.layout):
             break
     return min(tries, key=lambda r: (r.problems, cfg.layout and r.layout_report is None))
 

@@ -87,13 +87,6 @@ def even_out(points: Mapping[str, Point], box: Rect, blend: float) -> dict[str, 
     return {k: (v[0], v[1]) for k, v in out.items()}
 
 
-def _closest_on_segment(p: Point, a: Point, b: Point) -> Point:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    denom = dx * dx + dy * dy
-    t = 0.0 if denom == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / denom))
-    return (a[0] + t * dx, a[1] + t * dy)
-
-
 def spread(
     points: Mapping[str, Point],
     lines: Sequence[Sequence[str]],
@@ -101,53 +94,64 @@ def spread(
     rounds: int = 120,
 ) -> dict[str, Point]:
     """Push apart circles closer than ``CIRCLE_GAP`` and circles closer than ``LINE_GAP`` to a
-    line that does not stop there, within ``box``; at most ``rounds`` passes."""
-    pos = {k: [x, y] for k, (x, y) in points.items()}
-    keys = sorted(pos)
-    segments = [(set(ln), a, b) for ln in lines for a, b in itertools.pairwise(ln)]
+    line that does not stop there, within ``box``; at most ``rounds`` passes (each pass is a
+    few array operations over every pair, so 400 stations take well under a second)."""
+    import numpy as np
+
+    keys = sorted(points)
+    index = {k: i for i, k in enumerate(keys)}
+    pos = np.array([points[k] for k in keys], dtype=float)
+    n = len(keys)
+    seg_a = np.array([index[a] for ln in lines for a, _ in itertools.pairwise(ln)], dtype=int)
+    seg_b = np.array([index[b] for ln in lines for _, b in itertools.pairwise(ln)], dtype=int)
+    on = np.zeros((len(seg_a), n), dtype=bool)
+    row = 0
+    for ln in lines:
+        members = [index[s] for s in ln]
+        for _ in range(len(ln) - 1):
+            on[row, members] = True
+            row += 1
+    upper = np.triu(np.ones((n, n), dtype=bool), 1)
+    lo = np.array([box.x, box.y])
+    hi = np.array([box.right, box.bottom])
     for _ in range(rounds):
-        moved = False
-        for i, a in enumerate(keys):
-            pa = pos[a]
-            for b in keys[i + 1 :]:
-                pb = pos[b]
-                dx, dy = pb[0] - pa[0], pb[1] - pa[1]
-                d = math.hypot(dx, dy)
-                if d >= CIRCLE_GAP:
-                    continue
-                if d < 1e-9:
-                    dx, dy, d = 1.0, 0.0, 1.0
-                push = (CIRCLE_GAP - d) / 2 + 0.05
-                pa[0] -= dx / d * push
-                pa[1] -= dy / d * push
-                pb[0] += dx / d * push
-                pb[1] += dy / d * push
+        delta = pos[None, :, :] - pos[:, None, :]
+        dist = np.hypot(delta[..., 0], delta[..., 1])
+        close = upper & (dist < CIRCLE_GAP)
+        moved = bool(close.any())
+        if moved:
+            i, j = np.nonzero(close)
+            d = dist[i, j]
+            unit = np.where(
+                d[:, None] > 1e-9, delta[i, j] / np.maximum(d, 1e-9)[:, None], [1.0, 0.0]
+            )
+            push = ((CIRCLE_GAP - d) / 2 + 0.05)[:, None] * unit
+            np.add.at(pos, i, -push)
+            np.add.at(pos, j, push)
+        if len(seg_a):
+            a, b = pos[seg_a], pos[seg_b]
+            ab = b - a
+            denom = np.maximum((ab**2).sum(axis=1), 1e-12)
+            rel = pos[None, :, :] - a[:, None, :]
+            t = np.clip((rel * ab[:, None, :]).sum(axis=2) / denom[:, None], 0.0, 1.0)
+            near = a[:, None, :] + t[..., None] * ab[:, None, :]
+            away = pos[None, :, :] - near
+            d = np.hypot(away[..., 0], away[..., 1])
+            hit = (~on) & (d < LINE_GAP)
+            if hit.any():
                 moved = True
-        for stops, a, b in segments:
-            for k in keys:
-                if k in stops:
-                    continue
-                p = pos[k]
-                qa, qb = pos[a], pos[b]
-                cx, cy = _closest_on_segment((p[0], p[1]), (qa[0], qa[1]), (qb[0], qb[1]))
-                dx, dy = p[0] - cx, p[1] - cy
-                d = math.hypot(dx, dy)
-                if d >= LINE_GAP:
-                    continue
-                if d < 1e-9:
-                    sx, sy = qb[0] - qa[0], qb[1] - qa[1]
-                    norm = math.hypot(sx, sy) or 1.0
-                    dx, dy, d = -sy / norm, sx / norm, 1.0
-                push = (LINE_GAP - d) / 2 + 0.05
-                p[0] += dx / d * push
-                p[1] += dy / d * push
-                for q in (qa, qb):
-                    q[0] -= dx / d * push / 2
-                    q[1] -= dy / d * push / 2
-                moved = True
-        for p in pos.values():
-            p[0] = min(max(p[0], box.x), box.right)
-            p[1] = min(max(p[1], box.y), box.bottom)
+                k, m = np.nonzero(hit)
+                dd = d[k, m]
+                normal = np.stack([-ab[k, 1], ab[k, 0]], axis=1)
+                normal /= np.maximum(np.hypot(normal[:, 0], normal[:, 1]), 1e-12)[:, None]
+                unit = np.where(
+                    dd[:, None] > 1e-9, away[k, m] / np.maximum(dd, 1e-9)[:, None], normal
+                )
+                push = ((LINE_GAP - dd) / 2 + 0.05)[:, None] * unit
+                np.add.at(pos, m, push)
+                np.add.at(pos, seg_a[k], -push / 2)
+                np.add.at(pos, seg_b[k], -push / 2)
+        np.clip(pos, lo, hi, out=pos)
         if not moved:
             break
-    return {k: (v[0], v[1]) for k, v in pos.items()}
+    return {k: (float(x), float(y)) for k, (x, y) in zip(keys, pos, strict=True)}

@@ -6,7 +6,7 @@ and the solo rating table. It follows the map: the loop rule only where a line l
 the special-station rule only where there are special stations, each symbol drawn as
 the sheet draws it. The text is set as large as the page allows (the tallest of the
 three columns fills the page). Counts, values and the rating table come from the rules
-engine (:mod:`mapkit.engine.cards`, :mod:`mapkit.engine.scoring`).
+engine (:mod:`mapkit.cards`, :mod:`mapkit.engine.scoring`).
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mapkit.engine.cards import DECK, DECK_COUNTS
+from mapkit.cards import DECK, DECK_COUNTS
 from mapkit.engine.scoring import LOWEST_RATING, RATINGS, solo_band
 from mapkit.mapfile.model import CityMap
 from mapkit.render.cards import card_face, card_rule, wrap
+from mapkit.render.panel import SCORE_DETAILS, SCORE_OPERATORS, score_titles
 from mapkit.render.style import INK, PAPER_WHITE, SPECIAL_FILL, fmt, fmt_points
 from mapkit.render.svg import SheetDrawing, pill_path, star_points
 from mapkit.sheet import Rect
@@ -117,9 +118,11 @@ class _Back:
 
         return draw
 
-    def symbol_text(self, text: str) -> Callable[[float, float, float], None]:
+    def symbol_text(self, text: str, cls: str = "back-symbol-text") -> Callable:
         def draw(x: float, y: float, s: float) -> None:
-            self.d.text(self.g, text, x, y, s * 1.2, anchor="middle", bold=True, middle=True)
+            self.d.text(
+                self.g, text, x, y, s * 1.2, anchor="middle", bold=True, middle=True, cls=cls
+            )
 
         return draw
 
@@ -190,19 +193,17 @@ def _columns(city: CityMap, b: _Back, solo: bool) -> list[list[Block]]:
         ),
         Item("Each wagon: its letter, then one window per card it takes.", _wagon(b)),
     ]
-    empty = (
-        "every empty station counts 1 (solo: not halved)"
-        if solo
-        else "empty stations ÷ 2, rounded down"
-    )
-    lines = "completed lines, solo: every line its diamond" if solo else "completed lines"
     scoring = Block(
         "Scoring",
         (
-            Item(lines, b.symbol_text("◇")),
-            Item("2 × the sum of your boxed interchange numbers", b.symbol_text("+")),
-            Item(empty, b.symbol_text("−")),
-            Item("total. Most points wins; a tie: fewer empty stations.", b.symbol_text("=")),
+            *(
+                Item(
+                    caption + (f": {SCORE_DETAILS[box]}" if box in SCORE_DETAILS else ""),
+                    b.symbol_text(SCORE_OPERATORS[box] or "◇", "back-score-op"),
+                )
+                for box, caption in score_titles(solo).items()
+            ),
+            Item("Most points wins; a tie goes to fewer empty stations."),
         ),
     )
     bounds = [lo for lo, _ in RATINGS]

@@ -5,12 +5,12 @@ cards sit two bleeds apart on a centred grid (``sheet.card_grid``), and cut mark
 the front's margin carry every card edge to the guillotine. The back page puts each card's
 back where the front lies when the sheet is turned over (``sheet.behind``), so a
 duplex print lands every back behind its card. The deck, its counts and values are
-the rules engine's (:mod:`mapkit.engine.cards`); only the wording lives here.
+the card table's (:mod:`mapkit.cards`); only the wording lives here.
 """
 
 from __future__ import annotations
 
-from mapkit.engine.cards import CARD_EXPRESS, CARD_NAMES, CARD_VALUE, DECK, PLUS
+from mapkit.cards import CARD_EXPRESS, CARD_NAMES, CARD_VALUE, DECK, PLUS
 from mapkit.render.fontmetrics import FONT_FAMILY, text_width
 from mapkit.render.style import INK, PAPER_WHITE, fmt, fmt_points
 from mapkit.sheet import METRICS, CardGrid, Rect, behind, card_grid, page_boxes

@@ -26,6 +26,7 @@ class PlaytestConfig:
     def from_request(cls, body: Any) -> PlaytestConfig:
         """Read ``{"games", "bots", "seed"}``; ValueError with a message for bad values."""
         from mapkit.bots import BOTS
+        from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 
         if not isinstance(body, dict):
             raise ValueError('expected a JSON object like {"games": 200, "bots": ["greedy"]}')
@@ -34,8 +35,8 @@ class PlaytestConfig:
         seed = body.get("seed", cls.seed)
         if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES:
             raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES}")
-        if not isinstance(bots, list) or not 1 <= len(bots) <= 6:
-            raise ValueError("bots must be a list of 1 to 6 bot names, one per seat")
+        if not isinstance(bots, list) or not valid_player_count(len(bots)):
+            raise ValueError(f"bots must be a list of {PLAYER_RANGE} bot names, one per seat")
         unknown = [b for b in bots if b not in BOTS]
         if unknown:
             raise ValueError(f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}")
