@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from mapkit.cards import CARD_NAMES, DECK, DECK_COUNTS
 from mapkit.cli import app
-from mapkit.engine.scoring import LOWEST_RATING, RATINGS
+from mapkit.rating import LOWEST_RATING, RATINGS
 from mapkit.render.back import back_svg, card_face, cards_svg
 from mapkit.render.panel import SCORE_OPERATORS, SCORE_TITLES, SOLO_SCORE_TITLES
 from tests.test_render_common import fixture_city, parse, with_class

@@ -3,16 +3,16 @@
 So a game can be played with nothing but the printout: ``--back`` prints, behind
 each sheet, the cards, a round, the scoring (solo or multiplayer) and the solo
 rating table; ``--cards`` prints the deck. Counts, values and the rating table
-come from the card table (:mod:`mapkit.cards`) and the rules engine
-(:mod:`mapkit.engine.scoring`);
+come from the card table (:mod:`mapkit.cards`) and the rating table
+(:mod:`mapkit.rating`);
 only the wording lives here.
 """
 
 from __future__ import annotations
 
 from mapkit.cards import CARD_EXPRESS, CARD_NAMES, CARD_VALUE, DECK, DECK_COUNTS, PLUS
-from mapkit.engine.scoring import LOWEST_RATING, RATINGS, solo_band
 from mapkit.mapfile.model import CityMap
+from mapkit.rating import LOWEST_RATING, RATINGS, solo_band
 from mapkit.render.fontmetrics import text_width
 from mapkit.render.panel import SCORE_DETAILS, SCORE_OPERATORS, score_titles
 from mapkit.render.style import INK, PAPER_WHITE, fmt
