@@ -48,8 +48,6 @@ class PlaytestConfig:
 def run_report(text: str, cfg: PlaytestConfig) -> dict[str, Any]:
     """The ``mapkit simulate --format json`` report for the map ``text``."""
     from mapkit.mapfile import load_source
-    from mapkit.simulate import RunConfig, simulate, summarize
-    from mapkit.simulate.report import to_dict
 
     result = load_source(text)
     city = result.map
@@ -57,8 +55,118 @@ def run_report(text: str, cfg: PlaytestConfig) -> dict[str, Any]:
         first = result.errors[0] if result.errors else None
         why = f": {first.code} {first.message}" if first else ""
         raise ValueError(f"the map is not playable yet{why}")
+    report = _play(city, cfg)
+    report["apply_points"], report["apply_settled"] = settled_points(text, report, cfg)
+    return report
+
+
+SETTLE_ROUNDS = 4
+"""Play-tests at most, beyond the first, to find points that stay put when applied."""
+
+
+def _play(city: Any, cfg: PlaytestConfig) -> dict[str, Any]:
+    from mapkit.simulate import RunConfig, simulate, summarize
+    from mapkit.simulate.report import to_dict
+
     run = RunConfig(bots=cfg.bots, games=cfg.games, seed=cfg.seed)
     return to_dict(summarize(city, simulate(city, run), seed=cfg.seed))
+
+
+def _with_points(text: str, points: dict[str, dict[str, int]]) -> str:
+    import json
+
+    from mapkit.mapfile import writer
+
+    doc = json.loads(text)
+    for ln in doc.get("lines", []):
+        if isinstance(ln, dict) and ln.get("id") in points:
+            ln["points"] = dict(points[ln["id"]])
+    return writer.dumps(doc)
+
+
+def settled_points(
+    text: str, report: dict[str, Any], cfg: PlaytestConfig
+) -> tuple[dict[str, dict[str, int]], bool]:
+    """Points to apply that a play-test with the same settings suggests again (and whether
+    they settled within SETTLE_ROUNDS).
+
+    The bots value bonuses, so new points change the games and with them the next
+    suggestion; the map with the points applied is played again until the suggestion
+    repeats. So "use all" followed by another run with the same seed suggests the same.
+    """
+    import json
+
+    from mapkit.mapfile import load_source
+
+    points = points_to_apply(text, report)
+    printed = {
+        ln.get("id"): ln.get("points")
+        for ln in json.loads(text).get("lines", [])
+        if isinstance(ln, dict)
+    }
+    for _ in range(SETTLE_ROUNDS):
+        if all(printed.get(lid) == p for lid, p in points.items()):
+            return points, True
+        applied = _with_points(text, points)
+        city = load_source(applied).map
+        if city is None:
+            return points, False
+        again = points_to_apply(applied, _play(city, cfg))
+        if again == points:
+            return points, True
+        points = again
+    return points, False
+
+
+def points_to_apply(text: str, report: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """The report's suggested points, made safe to apply: no warning the map lacks now.
+
+    Suggestions follow measured difficulty, DES005 counts stops and the completion chance;
+    where they disagree (a longer line would pay less than a shorter one), the longer line's
+    ``first`` is raised to the shorter lines' largest, and a line whose suggestion still
+    brings a new problem keeps its printed points. ``validate`` decides, so what the page
+    applies is exactly what the problems list then shows.
+    """
+    import copy
+    import json
+
+    from mapkit.checks import validate_source
+    from mapkit.mapfile import writer
+
+    doc = json.loads(text)
+    lines = [ln for ln in doc.get("lines", []) if isinstance(ln, dict)]
+    index = {ln.get("id"): i for i, ln in enumerate(lines)}
+    printed = {ln["id"]: dict(ln.get("points") or {}) for ln in lines}
+    points = {
+        r["line"]: {"first": r["suggested"]["first"], "others": r["suggested"]["others"]}
+        for r in report["lines"]
+        if r["line"] in index
+    }
+
+    def problems(pts: dict[str, dict[str, int]]) -> set[tuple[str, str]]:
+        cand = copy.deepcopy(doc)
+        for lid, p in pts.items():
+            cand["lines"][index[lid]]["points"] = dict(p)
+        found = validate_source(writer.dumps(cand), draft=True).diagnostics
+        return {(d.code, d.pointer) for d in found}
+
+    before = problems({})
+    stops = {ln["id"]: len(ln.get("stops", [])) for ln in lines}
+    for _ in range(len(points) + 1):
+        new = problems(points) - before
+        if not new:
+            return points
+        for code, pointer in new:
+            lid = next((k for k, i in index.items() if pointer.startswith(f"/lines/{i}/")), None)
+            if code != "DES005" or lid not in points:
+                continue
+            shorter = [points[k]["first"] for k in points if stops[k] < stops[lid]]
+            points[lid]["first"] = max([points[lid]["first"], *shorter])
+    for _code, pointer in problems(points) - before:
+        for lid, i in index.items():
+            if pointer.startswith(f"/lines/{i}/") and lid in points and printed[lid]:
+                points[lid] = printed[lid]
+    return points
 
 
 def shipped_means(cfg: PlaytestConfig) -> list[dict[str, Any]]:
