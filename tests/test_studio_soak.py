@@ -40,5 +40,7 @@ def test_soak_ends_with_the_file_intact_and_the_server_responsive(tmp_path, tiny
     finally:
         server.stop()
     assert sorted(p.name for p in folder.iterdir()) == ["folder.json", "tiny.json"]
+    # intact: a whole map file (random moves may well have made it a bad design: GEO codes)
     res = CliRunner().invoke(cli, ["validate", "--format", "json", str(path)])
-    assert json.loads(res.output)["files"][0]["valid"] is True, res.output
+    codes = {d["code"] for d in json.loads(res.output)["files"][0]["diagnostics"]}
+    assert not {c for c in codes if c.startswith(("JSON", "SCH", "REF"))}, codes
