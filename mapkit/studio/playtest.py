@@ -191,9 +191,10 @@ class PlaytestStopped(Exception):
 def _serve(conn: Any, parent: int) -> None:
     """The play-test process: run each ``(fn, args)`` it is sent and send back the result.
 
-    Ctrl-C in a terminal reaches the whole process group: the server decides, so SIGINT is
-    ignored here. A watchdog thread ends the process as soon as the server is gone, however
-    it went (kill -9 too), so no play-test outlives it.
+    The process has a session of its own (``Worker._start``), so a terminal's Ctrl-C does not
+    reach it; SIGINT sent to it alone is ignored too: the server decides. A watchdog thread
+    ends the process as soon as the server is gone, however it went (kill -9 too), so no
+    play-test outlives it.
     """
     import os
     import signal
@@ -220,6 +221,13 @@ def _serve(conn: Any, parent: int) -> None:
         conn.send(reply)
 
 
+def _child(fd: int, parent: int) -> None:
+    """The play-test process's entry point (``Worker._start``)."""
+    from multiprocessing.connection import Connection
+
+    _serve(Connection(fd), parent)
+
+
 class Worker:
     """One play-test process (started on first use), its jobs one at a time, and a cache
     of the reference figures. ``close`` kills the process: a running play-test stops."""
@@ -236,19 +244,36 @@ class Worker:
         proc = self._proc
         return proc.pid if proc is not None else None
 
-    def _run(self, fn: Callable[..., Any], args: tuple) -> Any:
-        import multiprocessing
+    def _start(self) -> None:
+        """Start the process in a session of its own: a terminal's Ctrl-C (sent to the
+        foreground process group) never reaches it, not even while it is still starting;
+        the server ends it. It talks pickles over a socket pair."""
         import os
+        import socket
+        import subprocess
+        import sys
+        from multiprocessing.connection import Connection
 
+        ours, theirs = socket.socketpair()
+        fd = theirs.fileno()
+        code = f"from mapkit.studio.playtest import _child; _child({fd}, {os.getpid()})"
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", code],
+                pass_fds=[fd],
+                start_new_session=True,
+                stdin=subprocess.DEVNULL,
+                env=env,
+            )
+        finally:
+            theirs.close()
+        self._conn = Connection(ours.detach())
+
+    def _run(self, fn: Callable[..., Any], args: tuple) -> Any:
         with self._lock:
-            if self._proc is None or not self._proc.is_alive():
-                ctx = multiprocessing.get_context("spawn")
-                self._conn, child = ctx.Pipe()
-                self._proc = ctx.Process(
-                    target=_serve, args=(child, os.getpid()), name="mapkit-playtest", daemon=True
-                )
-                self._proc.start()
-                child.close()
+            if self._proc is None or self._proc.poll() is not None:
+                self._start()
             conn = self._conn
         try:
             conn.send((fn, args))
@@ -272,7 +297,7 @@ class Worker:
     def kill(self) -> None:
         """Kill the process now (safe in a signal handler: no lock, no wait)."""
         proc = self._proc
-        if proc is not None and proc.pid is not None:
+        if proc is not None and proc.returncode is None:
             import contextlib
             import os
             import signal
@@ -286,6 +311,6 @@ class Worker:
             proc, self._proc = self._proc, None
             jobs, self._jobs = self._jobs, None
         if proc is not None:
-            proc.join(5)
+            proc.wait(5)
         if jobs is not None:
             jobs.shutdown(wait=False, cancel_futures=True)

@@ -838,17 +838,13 @@ function onPointerDown(evt) {
     return;
   }
   if (t.station) {
-    // a second press on the same station soon after the first is a double-click: the
-    // browser's own dblclick never comes, since the handle is redrawn between the presses
+    // a second press on the same station soon after the first is a double-click (see
+    // onMouseDown): the browser's own dblclick never comes, the handle being redrawn
     const last = S.lastPress;
     S.lastPress = { id: t.station, time: evt.timeStamp };
     select({ kind: "station", id: t.station });
-    if (last && last.id === t.station && evt.timeStamp - last.time < 500) {
-      S.lastPress = null;
-      evt.preventDefault();  // no mousedown after it: that would take the focus back
-      setTimeout(rename, 0);
-      return;
-    }
+    S.double = !!(last && last.id === t.station && evt.timeStamp - last.time < 600);
+    if (S.double) { S.lastPress = null; return; }
     S.drag = { kind: "station", id: t.station, before: snapshot(), start: p, moved: false };
   } else if (t.depot) {
     select({ kind: "line", id: t.depot });
@@ -940,6 +936,15 @@ function onDoubleClick(evt) {
   if (t.station || nearStation(toMap(evt))) return;  // onPointerDown saw it
   if (!t.line && !t.depot) return;
   select({ kind: "line", id: t.line || t.depot });
+  rename();
+}
+// The press after pointerdown: a double-click on a station (the browser's click count, or
+// two presses close in time) names it; taking the default away keeps the focus in the field.
+function onMouseDown(evt) {
+  if (!(S.double || (evt.detail >= 2 && S.sel && S.sel.kind === "station"))) return;
+  S.double = false;
+  S.drag = null;
+  evt.preventDefault();
   rename();
 }
 function rename() {
@@ -1257,6 +1262,7 @@ async function start() {
   c.addEventListener("pointermove", onPointerMove);
   c.addEventListener("pointerup", onPointerUp);
   c.addEventListener("pointerleave", () => { q("tooltip").hidden = true; });
+  c.addEventListener("mousedown", onMouseDown);
   c.addEventListener("dblclick", onDoubleClick);
   c.addEventListener("wheel", onWheel, { passive: false });
   window.addEventListener("keydown", onKey);
