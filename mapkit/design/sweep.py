@@ -10,7 +10,6 @@ cluster of ``jobs`` worker processes when no address is given.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -38,8 +37,18 @@ class Sweep:
         self._cluster: Any = None
 
     def __enter__(self) -> Sweep:
+        try:
+            self._start()
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def _start(self) -> None:
         if self.engine == "dask":
             try:
+                import logging
+
                 from distributed import Client, LocalCluster
             except ImportError:
                 raise SweepError(
@@ -49,16 +58,20 @@ class Sweep:
                 if self.address:
                     self._client = Client(self.address, timeout="10s")
                 else:
-                    self._cluster = LocalCluster(
-                        n_workers=self.jobs, threads_per_worker=1, processes=True,
-                        dashboard_address=None,
-                    )  # fmt: skip
+                    from mapkit.signals import blocked
+
+                    with blocked():  # the workers inherit the mask: Ctrl-C stops only us
+                        self._cluster = LocalCluster(
+                            n_workers=self.jobs, threads_per_worker=1, processes=True,
+                            dashboard_address=None, silence_logs=logging.CRITICAL,
+                        )  # fmt: skip
                     self._client = Client(self._cluster)
-            except OSError as exc:
+            except (OSError, ValueError, TypeError) as exc:
                 raise SweepError(f"cannot reach the Dask scheduler {self.address}: {exc}") from None
         elif self.jobs > 1:
-            self._pool = multiprocessing.get_context("fork").Pool(self.jobs)
-        return self
+            from mapkit.workers import pool
+
+            self._pool = pool(self.jobs)
 
     def __exit__(self, *exc: object) -> None:
         if self._client is not None:
