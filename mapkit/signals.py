@@ -136,17 +136,23 @@ def deferred() -> Iterator[Held]:
 
 
 @contextlib.contextmanager
-def blocked() -> Iterator[None]:
-    """Block SIGINT in this thread inside the block; one that arrived meanwhile is delivered
-    when it ends. Threads and processes started inside inherit the mask, so spawned workers
-    (Dask's) never see the terminal's Ctrl-C: the parent stops them (SIGTERM stays open,
-    for the parent's ``terminate``)."""
+def unheard_by_children() -> Iterator[None]:
+    """Processes spawned inside the block ignore SIGINT for life, so a terminal's Ctrl-C
+    (sent to the whole process group) reaches only this process, which stops them; a
+    spawned child keeps no Python handler and no signal mask, only an ignored signal.
+    This thread blocks SIGINT meanwhile, and Linux keeps a blocked signal pending even
+    while it is ignored: a Ctrl-C inside the block is delivered when it ends."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # starting it later would unblock SIGINT here
     try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    except (AttributeError, OSError):
+        old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (AttributeError, OSError, ValueError):  # no masks here, or not the main thread
         yield
         return
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, old)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)

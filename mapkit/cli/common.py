@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, NoReturn
@@ -170,6 +172,24 @@ def write_output(path: Path, data: str | bytes, inputs: list[Path]) -> None:
         fail(str(exc), 2)
     except OSError as exc:
         fail(f"cannot write {path_problem(exc, path)}", 1)
+
+
+@contextlib.contextmanager
+def drawing_warnings() -> Iterator[None]:
+    """Text cairo cannot draw (``UndrawableText`` from PDF/PNG export): one warning line on
+    stderr per drawing, instead of Python's warning format."""
+    import warnings
+
+    from mapkit.render.export import UndrawableText
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UndrawableText)
+        yield
+    for w in caught:
+        if issubclass(w.category, UndrawableText):
+            typer.echo(f"mapkit: warning: {w.message}", err=True)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def _relative(path: Path) -> Path:

@@ -13,9 +13,11 @@ import typer
 from mapkit.cli.common import (
     FORMATS,
     Paper,
+    drawing_warnings,
     fail,
     load_or_fail,
     map_paths,
+    not_a_map,
     output_path,
     read_record,
     record_failure,
@@ -42,7 +44,10 @@ def output_format(output: str | None, pdf: bool, png: bool) -> str:
     if pdf and png:
         fail("choose one of --pdf and --png", 2)
     flag = "pdf" if pdf else "png" if png else None
-    named = FORMATS.get(Path(output).suffix.lower()) if output else None
+    suffix = Path(output).suffix.lower() if output and not os.path.isdir(output) else ""
+    if suffix and suffix not in FORMATS:
+        fail(f"-o {output}: a sheet is a .svg, .pdf or .png file, not {suffix}", 2)
+    named = FORMATS.get(suffix)
     if flag and named and flag != named:
         fail(f"-o {output} names a {named.upper()} file but --{flag} asks for {flag.upper()}", 2)
     return flag or named or "svg"
@@ -204,6 +209,7 @@ def render(
         else:
             shown = out_arg  # type: ignore[assignment]
         target = output_path(shown, inputs, trial=True)
+        not_a_map(target, f"a {fmt.upper()} sheet")
         if target.resolve() in seen:
             fail(
                 f"two maps would both be written to {shown}: render them one at a time,"
@@ -255,7 +261,7 @@ def render(
 
     try:
         for target, idx in targets:
-            with deferred() as held:  # cairo calls back into Python: no exception there
+            with drawing_warnings(), deferred() as held:  # cairo calls back into Python
                 if fmt == "pdf":
                     sheets = [
                         page

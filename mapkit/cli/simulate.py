@@ -13,6 +13,7 @@ from mapkit.cli.common import (
     FORMATS,
     TextOrJson,
     Variant,
+    drawing_warnings,
     fail,
     load_or_fail,
     map_paths,
@@ -60,7 +61,7 @@ def write_heatmap(city, report, out: Path, of: HeatmapOf, inputs: list[Path]) ->
         from mapkit.signals import deferred
 
         try:
-            with deferred():
+            with drawing_warnings(), deferred():
                 data = svgs_to_pdf([svg], title=city.name) if fmt == "pdf" else svg_to_png(svg)
         except ExportError as exc:
             fail(str(exc), 1)

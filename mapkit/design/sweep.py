@@ -46,32 +46,37 @@ class Sweep:
 
     def _start(self) -> None:
         if self.engine == "dask":
-            try:
-                import logging
+            from mapkit.signals import unheard_by_children
 
-                from distributed import Client, LocalCluster
-            except ImportError:
-                raise SweepError(
-                    "--engine dask needs dask.distributed: pip install 'mapkit[cluster]'"
-                ) from None
-            try:
-                if self.address:
-                    self._client = Client(self.address, timeout="10s")
-                else:
-                    from mapkit.signals import blocked
-
-                    with blocked():  # the workers inherit the mask: Ctrl-C stops only us
-                        self._cluster = LocalCluster(
-                            n_workers=self.jobs, threads_per_worker=1, processes=True,
-                            dashboard_address=None, silence_logs=logging.CRITICAL,
-                        )  # fmt: skip
-                    self._client = Client(self._cluster)
-            except (OSError, ValueError, TypeError) as exc:
-                raise SweepError(f"cannot reach the Dask scheduler {self.address}: {exc}") from None
+            # the import starts threads and the cluster its worker processes: inside, a
+            # Ctrl-C waits for this thread and the workers never hear it (we stop them)
+            with unheard_by_children():
+                self._connect()
         elif self.jobs > 1:
             from mapkit.workers import pool
 
             self._pool = pool(self.jobs)
+
+    def _connect(self) -> None:
+        import logging
+
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise SweepError(
+                "--engine dask needs dask.distributed: pip install 'mapkit[cluster]'"
+            ) from None
+        try:
+            if self.address:
+                self._client = Client(self.address, timeout="10s")
+            else:
+                self._cluster = LocalCluster(
+                    n_workers=self.jobs, threads_per_worker=1, processes=True,
+                    dashboard_address=":0", silence_logs=logging.CRITICAL,
+                )  # fmt: skip
+                self._client = Client(self._cluster)
+        except (OSError, ValueError, TypeError) as exc:
+            raise SweepError(f"cannot reach the Dask scheduler {self.address}: {exc}") from None
 
     def __exit__(self, *exc: object) -> None:
         if self._client is not None:

@@ -19,6 +19,8 @@ small text in PNGs.)
 from __future__ import annotations
 
 import io
+import re
+import warnings
 from collections.abc import Sequence
 
 CAIRO_HINT = (
@@ -30,6 +32,35 @@ CAIRO_HINT = (
 
 class ExportError(Exception):
     """PDF/PNG output is unavailable or failed; the message says what to do."""
+
+
+class UndrawableText(UserWarning):
+    """Text held characters cairo refuses; they were drawn as U+FFFD."""
+
+
+_UNDRAWABLE = re.compile(
+    "[\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(f"\\U{p:04x}fffe\\U{p:04x}ffff" for p in range(17))
+    + "]"
+)
+"""Lone surrogates and the 66 Unicode noncharacters: valid in a map (JSON carries them), but
+cairo refuses a string holding one (CAIRO_STATUS_INVALID_STRING)."""
+
+
+def cairo_safe(text: str) -> str:
+    """``text`` with every character cairo refuses replaced by U+FFFD, and a warning
+    (:class:`UndrawableText`) saying how many; the one place text goes to cairo."""
+    found = _UNDRAWABLE.findall(text)
+    if not found:
+        return text
+    shown = ", ".join(sorted({f"U+{ord(c):04X}" for c in found}))
+    warnings.warn(
+        f"{len(found)} character(s) cairo cannot draw ({shown}: Unicode noncharacters or"
+        " lone surrogates) drawn as U+FFFD",
+        UndrawableText,
+        stacklevel=3,
+    )
+    return _UNDRAWABLE.sub("\ufffd", text)
 
 
 def _cairosvg():
@@ -67,7 +98,7 @@ def svg_to_png(svg: str, dpi: int = 150) -> bytes:
     """One sheet as PNG at ``dpi`` (the SVG is sized in mm, so dpi fixes the pixel size)."""
     cairosvg = _cairosvg()
     surface = _unhinted(cairosvg.surface.PNGSurface)
-    return surface.convert(bytestring=svg.encode("utf-8"), dpi=dpi)
+    return surface.convert(bytestring=cairo_safe(svg).encode("utf-8"), dpi=dpi)
 
 
 def svgs_to_pdf(pages: Sequence[str], title: str | None = None) -> bytes:
@@ -90,7 +121,7 @@ def svgs_to_pdf(pages: Sequence[str], title: str | None = None) -> bytes:
     pdf = None
     for svg in pages:
         if svg not in recordings:
-            tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
+            tree = cairosvg.parser.Tree(bytestring=cairo_safe(svg).encode("utf-8"))
             _Recording(tree, None, 96)
             recordings[svg] = drawn[-1]
         rec, width, height = recordings[svg]
@@ -105,7 +136,7 @@ def svgs_to_pdf(pages: Sequence[str], title: str | None = None) -> bytes:
     surface = pdf
     if title:
         try:
-            surface.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
+            surface.set_metadata(cairocffi.PDF_METADATA_TITLE, cairo_safe(title))
             surface.set_metadata(cairocffi.PDF_METADATA_CREATOR, "mapkit")
         except (AttributeError, cairocffi.CairoError):
             pass
