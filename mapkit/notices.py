@@ -1,11 +1,14 @@
 """Every diagnostic mapkit can emit: a documented notice with a code and a severity.
 
-The registry is the single list that ``docs/rules.md``, ``--select``/``--ignore``
-and the SARIF rule table are checked against.
+The registry is the one text of every rule: ``mapkit rules`` prints it, ``docs/rules.md``
+is generated from it (``mapkit rules --markdown > docs/rules.md``, see
+:mod:`mapkit.rules_doc`), and ``--select``/``--ignore`` and the SARIF rule table read it.
+A new code is a new :class:`Notice` here, then a regenerated page.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -18,11 +21,16 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Notice:
+    """A rule: what it finds (``about``, Markdown), a map fragment that triggers it
+    (``example``) and how to fix it (``hint``, shown under every diagnostic of the code)."""
+
     code: str
     severity: Severity
     layer: str
     title: str
     hint: str
+    about: str
+    example: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,268 +57,642 @@ class Diagnostic:
         }
 
 
-LAYERS = ("syntax", "schema", "references", "topology", "geometry", "design")
-
 _E, _W, _I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 NOTICES: dict[str, Notice] = {
     n.code: n
     for n in [
-        # syntax
         Notice(
             "JSON001",
             _E,
             "syntax",
             "Invalid JSON",
-            "Fix the syntax at the given position (a missing comma or quote is the usual cause).",
+            hint=(
+                "Correct the JSON at the given position: a missing comma, quote or bracket is "
+                "the usual cause."
+            ),
+            about=(
+                "The file is not valid JSON (RFC 8259): a missing comma, quote or bracket, a "
+                "trailing comma, a comment, or the file ends early. The position is where the "
+                "parser gave up."
+            ),
+            example='{"id": "b", "x": 10 "y": 0}',
         ),
         Notice(
             "JSON002",
             _E,
             "syntax",
             "Duplicate key",
-            "Remove one of the two keys: JSON tools disagree on which value wins.",
+            hint="Remove one of the two keys: JSON tools disagree on which value wins.",
+            about=(
+                "An object holds the same key twice. Python keeps the last value, other tools "
+                "the first: the map would mean different things to different tools."
+            ),
+            example=('"name": "Base",\n"name": "Base again"'),
         ),
         Notice(
             "JSON003",
             _E,
             "syntax",
             "Non-finite number",
-            "Use a finite number: NaN, Infinity and overflowing numbers are not JSON.",
+            hint="Write a finite number: NaN, Infinity and overflowing numbers are not JSON.",
+            about=(
+                "`NaN`, `Infinity`, `-Infinity`, or a number too large for a double (such as "
+                "`1e400`). None of these is JSON."
+            ),
+            example='{"id": "b", "x": NaN, "y": 0}',
         ),
-        Notice("JSON004", _E, "syntax", "File is not UTF-8", "Save the file with UTF-8 encoding."),
+        Notice(
+            "JSON004",
+            _E,
+            "syntax",
+            "File is not UTF-8",
+            hint="Save the file as UTF-8 (every editor offers it).",
+            about=(
+                "The file's bytes are not UTF-8, typically a file saved as Latin-1 or "
+                "Windows-1252 with an accented name. The example file "
+                "`examples/broken/JSON004.json` holds the byte `0xfc` (ü in Latin-1)."
+            ),
+            example='"name": "Z\\xfcrich"   (the raw byte 0xfc)',
+        ),
         Notice(
             "JSON005",
             _E,
             "syntax",
             "Nesting too deep",
-            "A map is at most a few levels deep; check for runaway brackets.",
+            hint="Remove the runaway brackets: a map is five levels deep.",
+            about=(
+                "Arrays or objects nested more than 128 levels deep. A map is five levels deep; "
+                "this is a runaway bracket or a hostile file."
+            ),
+            example='"description": [[[[ ... 200 levels ... ]]]]',
         ),
         Notice(
             "JSON006",
             _E,
             "syntax",
             "File too large",
-            "A map is at most 1 MiB; check that this is the right file.",
+            hint="Check that this is the right file; remove what does not belong in a map.",
+            about=(
+                "The file holds more than 1 MiB (1,048,576 bytes). The schema bounds every list "
+                "(400 stations, 26 lines, 100 stops and 400 shape points a line), so a real map "
+                "at those bounds is a few hundred kilobytes; a larger file is the wrong file or "
+                "a hostile one. mapkit reads no more than 1 MiB and one byte of any map or game "
+                "record, so `mapkit validate /dev/zero` answers at once."
+            ),
+            example=(
+                '{"format": "mapkit-map/1", "description": "... 2 million characters ...", ...}'
+            ),
         ),
-        # schema
         Notice(
-            "SCH001", _E, "schema", "Unsupported format version", 'Set "format" to "mapkit-map/1".'
+            "SCH001",
+            _E,
+            "schema",
+            "Unsupported format version",
+            hint=(
+                'Set `"format": "mapkit-map/1"`, or use the mapkit version that reads your format.'
+            ),
+            about=(
+                'The `format` is not `"mapkit-map/1"`. The message names the supported version. '
+                "The schema layer stops here: other schema messages would be noise for a "
+                "different format."
+            ),
+            example='"format": "mapkit-map/2"',
         ),
         Notice(
             "SCH002",
             _E,
             "schema",
             "Missing required property",
-            "Add the property; the schema's description says what it means.",
+            hint="Add the property; the schema's description says what it means.",
+            about=(
+                "A required property is missing: at the top `format`, `id`, `name`, `stations`, "
+                "`lines`; in a station `id`, `x`, `y`; in a line `id`, `color`, `windows`, "
+                "`points`, `depot`, `stops`."
+            ),
+            example=(
+                '{"format": "mapkit-map/1", "id": "base", "stations": [...], "lines": [...]}   '
+                '(no "name")'
+            ),
         ),
         Notice(
             "SCH003",
             _E,
             "schema",
             "Unknown property",
-            "Remove it or fix its spelling; core objects allow no extra keys.",
+            hint="Fix the spelling or remove the key: core objects allow no extra keys.",
+            about=(
+                "A property the schema does not know, in an object that allows no extras (top "
+                "level, `sheet`, stations, lines, `points`, `depot`). Usually a typo."
+            ),
+            example='{"id": "B", "colour": "#1344ad", ...}',
         ),
-        Notice("SCH004", _E, "schema", "Wrong type", "Use the JSON type the schema asks for."),
         Notice(
-            "SCH005", _E, "schema", "Value out of range", "Use a value inside the allowed range."
+            "SCH004",
+            _E,
+            "schema",
+            "Wrong type",
+            hint=(
+                "Write the value with the JSON type the schema asks for (a number is `2`, not "
+                '`"2"`).'
+            ),
+            about=(
+                "A value of the wrong JSON type: a number written as a string, a string where "
+                "an object belongs."
+            ),
+            example='"windows": "2"',
+        ),
+        Notice(
+            "SCH005",
+            _E,
+            "schema",
+            "Value out of range",
+            hint="Use a value inside the range the message gives.",
+            about=(
+                "A number or a length outside its range: `windows` outside 1..8, negative "
+                "points, fewer than 2 stations or stops, an empty line list, a too long name, "
+                "`max_width_mm` not above 0."
+            ),
+            example='"windows": 9',
         ),
         Notice(
             "SCH006",
             _E,
             "schema",
             "Malformed value",
-            "Follow the pattern: ids are slugs or capital letters, colours are #rrggbb.",
+            hint="Follow the pattern: ids are slugs or capital letters, colours are `#rrggbb`.",
+            about=(
+                "A string that does not match its pattern: colours are `#rrggbb`; the map id is "
+                "a lower-case slug; station ids are letters, digits, `_ . -`; line ids are a "
+                "capital letter and up to two letters or digits."
+            ),
+            example='"color": "orange"',
         ),
-        Notice("SCH007", _E, "schema", "Schema violation", "Compare the value with the schema."),
-        # references and identity
+        Notice(
+            "SCH007",
+            _E,
+            "schema",
+            "Schema violation",
+            hint="Compare the value with the schema's description of the property.",
+            about=(
+                "Any other schema violation (a catch-all for schema keywords without their own "
+                "code). The current schema has none left, so no map triggers it today; it "
+                "exists so that a future schema keyword never goes unreported."
+            ),
+            example="(none with the current schema)",
+        ),
         Notice(
             "REF001",
             _E,
             "references",
             "Stop names no station",
-            'Add the station to "stations" or fix the id in "stops".',
+            hint="Add the station to `stations` or fix the id in `stops`.",
+            about="A line's `stops` names a station id that is not in `stations`.",
+            example='"stops": ["h", "f", "j"]   (no station "j")',
         ),
         Notice(
-            "REF002", _E, "references", "Duplicate station id", "Give every station its own id."
+            "REF002",
+            _E,
+            "references",
+            "Duplicate station id",
+            hint=(
+                "Rename one station (and the stops that mean it): every station needs its own id."
+            ),
+            about="Two stations share an id: stops would be ambiguous.",
+            example=('{"id": "a", "x": 0, "y": 0},\n{"id": "a", "x": 0, "y": 30}'),
         ),
-        Notice("REF003", _E, "references", "Duplicate line id", "Give every line its own letter."),
+        Notice(
+            "REF003",
+            _E,
+            "references",
+            "Duplicate line id",
+            hint="Give every line its own letter.",
+            about="Two lines share an id (the letter printed at the wagon and in the panel).",
+            example='{"id": "B", ...}, {"id": "B", ...}',
+        ),
         Notice(
             "REF004",
             _E,
             "references",
             "Repeated stop on a line",
-            'A line visits each station once; for a circle, set "loop": true.',
+            hint='Remove the repeat; for a circle set `"loop": true` and list each station once.',
+            about=(
+                "A line lists the same station twice. A line is a path; a circle line is "
+                'written once with `"loop": true`.'
+            ),
+            example='"stops": ["a", "b", "c", "d", "b"]',
         ),
         Notice(
             "REF005",
             _E,
             "references",
             "Too few stops",
-            "A line needs at least 2 stops, a loop line at least 3.",
+            hint="Add stops (a line needs at least 2, a loop line at least 3), or drop `loop`.",
+            about=(
+                "Too few stops: a loop line needs at least 3 (a line needs 2; fewer is already "
+                "SCH005)."
+            ),
+            example='"stops": ["h", "f"], "loop": true',
         ),
         Notice(
             "REF006",
             _E,
             "references",
             "First-finisher bonus below the others' bonus",
-            "Make points.first at least points.others.",
+            hint="Make `points.first` at least `points.others`.",
+            about=(
+                "`points.first` is below `points.others`: the first finisher would earn less "
+                "than later ones."
+            ),
+            example='"points": {"first": 1, "others": 3}',
         ),
         Notice(
             "REF007",
             _E,
             "references",
             "Shape does not follow the line",
-            "A shape starts at the depot and passes through every stop in order "
-            "(and back to the first stop for a loop).",
+            hint=(
+                "Put a shape point on every stop, in stop order, from the depot (and back to "
+                "the first stop for a loop)."
+            ),
+            about=(
+                "A `shape` does not start at the depot, or does not pass through every stop in "
+                "order (and back to the first stop for a loop), within a tolerance of 1/10000 "
+                "of the map's extent."
+            ),
+            example=(
+                '"shape": [[38, 10], [30, 10], [10, 10], [20, 10]]   (reaches stop "i" at '
+                '(10,10) before "f" at (20,10))'
+            ),
         ),
         Notice(
             "REF008",
             _E,
             "references",
             "Id with a trailing line break",
-            "Remove the line break: an id is one line of letters, digits and _ . -.",
+            hint="Remove the line break: an id is one line of letters, digits and _ . -.",
+            about=(
+                'A map, station or line id ends in a line break (`"a\\n"`). JSON Schema searches '
+                "a `pattern` rather than matching it in full, and `$` matches before a final "
+                'line break, so the schema alone lets `"a\\n"` through; this check matches the '
+                "schema's own id patterns against the whole id. Such an id cannot be typed in "
+                "`mapkit play` and looks like `a` everywhere it is printed."
+            ),
+            example='{"id": "i\\n", "x": 10, "y": 10}',
         ),
         Notice(
             "REF009",
             _W,
             "references",
             "Station ids differ only by case",
-            "Rename one of them: players, game records and `mapkit play` cannot tell them apart.",
+            hint=(
+                "Rename one of them: players, game records and `mapkit play` cannot tell them "
+                "apart."
+            ),
+            about=(
+                "Two station ids are equal but for upper and lower case (`i` and `I`). The "
+                "engine tells them apart, but people cannot: a player typing a free ride, a "
+                "person reading a game record or a sheet cannot. `mapkit play` matches an exact "
+                "id before ignoring case, so both stay reachable, but the map is confusing."
+            ),
+            example=('{"id": "i", "x": 10, "y": 10},\n{"id": "I", "x": 0, "y": 20}'),
         ),
-        # topology
         Notice(
             "TOP001",
             _E,
             "topology",
             "Station with no line",
-            "Add the station to a line's stops, or delete it: only a free ride could mark it.",
+            hint=(
+                "Add the station to a line's `stops`, or delete it: only a free ride could mark it."
+            ),
+            about=(
+                "A station (not special) that no line stops at. Only a free ride could ever "
+                "mark it, and it costs every player a penalty at the end."
+            ),
+            example='{"id": "z", "x": 0, "y": 20}   (in no line\'s stops)',
         ),
         Notice(
             "TOP002",
             _W,
             "topology",
             "Network not connected",
-            "Connect the parts with a shared station, unless separate networks are intended.",
+            hint="Share a station between the parts, unless two networks are intended.",
+            about=(
+                "The stations and lines fall into separate networks: no station is shared "
+                "between the parts. The message lists the parts by line, e.g. `2 separate "
+                "networks (by line): {A,B,C} and {D}`; the pointer is the first line of the "
+                "smallest part. Stations on no line are left out (they are TOP001/TOP003)."
+            ),
+            example='{"id": "D", "stops": ["x1", "x2"], ...}   (x1, x2 on no other line)',
         ),
         Notice(
             "TOP003",
             _E,
             "topology",
             "Special station with no line",
-            "Put the special station on a line; a free ride alone never triggers it.",
+            hint=(
+                "Put the special station on a line (ideally a busy one): a free ride alone "
+                "never triggers it."
+            ),
+            about=(
+                'A special station (`"special": true`) that no line stops at: a free ride could '
+                "mark it but never triggers its extra action, so the special rule can never "
+                "apply."
+            ),
+            example='{"id": "z", "x": 0, "y": 20, "special": true}',
         ),
-        # geometry at print scale
         Notice(
             "GEO001",
             _E,
             "geometry",
             "Line runs through another line's station",
-            'Bend the line with "shape" or move the station: players would mark it '
-            "as belonging to the line.",
+            hint=(
+                "Bend the line with a `shape` around the station, or move the station: players "
+                "would mark it as belonging to the line."
+            ),
+            about=(
+                "A printed line's ink touches or crosses the circle of a station that is not "
+                "one of its stops: the centreline of the drawn route (`sheet.drawn_routes`, "
+                "including the side-by-side offsets of shared segments) comes closer to the "
+                "station's centre than circle radius (3.175 mm) + half the line width (0.75 "
+                "mm). Players would take the station for one of the line's. The pointer is the "
+                "segment: `/lines/i/depot` for the segment from the wagon, `/lines/i/stops/k` "
+                "for the segment that ends at stop k, `/lines/i/shape/j` for the shape segment "
+                "that ends at point j. One diagnostic per (line, station)."
+            ),
+            example=(
+                '"stops": ["h", "f", "i"],\n'
+                '"shape": [[38, 10], [30, 10], [20, 20], [20, 10], [10, 10]]   '
+                '(passes over station "g" of line B)'
+            ),
         ),
         Notice(
             "GEO002",
             _E,
             "geometry",
             "Station circles overlap",
-            "Move the stations apart; at print scale they must not touch.",
+            hint=(
+                "Move the stations apart, or spread the whole map (its scale is set by its extent)."
+            ),
+            about=(
+                "Two station marks overlap or come closer than `metrics.min_station_distance` "
+                "(2 x 3.175 mm + 0.8 mm clearance = 7.15 mm, centre to centre; the radius 3.175 "
+                "mm leaves the 5.6 mm writing room `Metrics.station_inside` inside the thickest "
+                "ring) at print scale on the chosen paper. A station where parallel lines pass "
+                "side by side is printed as a pill (`SheetLayout.station_mark`), so the "
+                "distance is measured between the marks as printed: centre to centre for "
+                "circles, from the pill's centre line otherwise (GEO001 and GEO005 measure "
+                "pills the same way). Crowded stations are grouped: one diagnostic per cluster, "
+                "naming its stations and the closest pair, pointing at the later station of "
+                "that pair."
+            ),
+            example='{"id": "a", "x": 0, "y": 0}, {"id": "b", "x": 1.2, "y": 0}',
         ),
         Notice(
             "GEO003",
             _E,
             "geometry",
             "Station off the printable area",
-            "Move the station inside the map area.",
+            hint="Move the station inside the map area.",
+            about=(
+                "A station circle lies outside the map area (between title band, footer and "
+                "scoring panel) or its printed position is not a finite number. The layout "
+                "scales every map to fit its map area, so no map triggers this today; the check "
+                "guards the renderer against a layout change (the tests use a shifted layout)."
+            ),
+            example="(no map triggers it with the auto-fitting layout)",
         ),
         Notice(
             "GEO004",
             _E,
             "geometry",
             "Wagon off the printable area",
-            "Move the depot so that the whole wagon is printed.",
+            hint="Move the depot so that the whole wagon is printed.",
+            about=(
+                "A wagon (letter cell plus window boxes) reaches outside the map area, or "
+                "cannot be placed. Like GEO003, a guard: the auto-fitting layout keeps every "
+                "wagon inside."
+            ),
+            example="(no map triggers it with the auto-fitting layout)",
         ),
         Notice(
             "GEO005",
             _E,
             "geometry",
             "Wagon overlaps a station or another wagon",
-            "Move the depot to free space.",
+            hint="Move the depot to free space, usually beside the first stop.",
+            about=(
+                "A wagon covers (part of) a station circle, or two wagons overlap. One "
+                "diagnostic per wagon for the stations it covers, one per overlapping pair of "
+                "wagons; the pointer is the depot."
+            ),
+            example='"depot": {"x": 31.5, "y": 10}   (on top of station "h" at (30, 10))',
         ),
         Notice(
             "GEO006",
             _E,
             "geometry",
             "Wagon too small for its windows",
-            "Allow a longer wagon (depot.max_width_mm) or use fewer windows.",
+            hint="Raise `depot.max_width_mm`, remove it, or use fewer windows.",
+            about=(
+                "The window boxes leave less than `Metrics.min_window_inside` (6.5 mm, inside "
+                "the printed outline) to write in: `depot.max_width_mm` is too small for the "
+                "number of windows, so the boxes shrank. A window cell is its inside plus a "
+                "0.35 mm inset on each side and the 0.3 mm outline, so at least 7.5 mm. The "
+                "message gives the width needed (letter 6.5 mm + windows x 7.5 mm + padding)."
+            ),
+            example='"depot": {"x": -8, "y": 0, "max_width_mm": 14}   (2 windows need 22.9 mm)',
         ),
         Notice(
             "GEO007",
             _W,
             "geometry",
             "Line passes very close to a station",
-            "Leave more room between the line and the station circle, or bend the line.",
+            hint="Bend the line a little further away, or move the station.",
+            about=(
+                "A line passes a station that is not one of its stops with less than "
+                "`metrics.near_line` (0.6 mm) of paper between its ink and the circle (without "
+                "touching it: that is GEO001). A warning: readable, but a player may hesitate."
+            ),
+            example=(
+                '"shape": [[38, 10], [30, 10], [20.9, 20], [20, 10], [10, 10]]   (grazes '
+                'station "g")'
+            ),
         ),
         Notice(
             "GEO008",
             _W,
             "geometry",
             "Another line crosses a wagon",
-            "Move the depot so that no other line runs over its boxes.",
+            hint="Move the depot so that no other line runs over its boxes.",
+            about=(
+                "The ink of another line runs over a wagon's rectangle (its letter or window "
+                "boxes). Each wagon is reported once, naming every line that crosses it; its "
+                "own line (which starts at the wagon) is not counted."
+            ),
+            example='"depot": {"x": 15, "y": 0}   (line B\'s wagon placed on line A)',
         ),
         Notice(
             "GEO009",
             _E,
             "geometry",
             "Scoring panel does not fit",
-            "Use fewer lines, or a larger paper size.",
+            hint="Use fewer lines, or a larger paper size.",
+            about=(
+                "The scoring panel cannot give every line a row of at least "
+                "`metrics.min_panel_row_h` (8 mm) above the four score boxes: on A4 at most 14 "
+                "lines fit, on letter 15. The message gives the room and the number of lines."
+            ),
+            example="15 lines in `lines`",
         ),
-        # game design
         Notice(
             "DES001",
             _W,
             "design",
             "Line cannot be completed by its windows",
-            "Add windows or shorten the line; only a free ride could still complete it.",
+            hint=(
+                "Add windows, shorten the line, or let other lines share more of its stops; "
+                "only a free ride could still complete it."
+            ),
+            about=(
+                "The line cannot be completed by its own windows even with the best cards and "
+                "the best help from other lines. Help: every stop another line also serves may "
+                "be marked by that line at any time; only the line's own (unshared) stops must "
+                "be crossed by its cards, which start at the first empty stop from the wagon. A "
+                "number card (at most 6; a 6 recurs after every reshuffle) crosses a contiguous "
+                "run of stops and stops at a marked stop; an express card (at most 3) skips "
+                "marked stops; an interchange marks one. The fewest windows is a covering "
+                "problem over the unshared stops (loops: each card picks a direction, starting "
+                "from the first stop), solved exactly by breadth-first search. A warning: a "
+                "free ride could still complete the line."
+            ),
+            example=(
+                '"windows": 1, "stops": ["a", "b", "c", "d", "j", "k", "l", "m"]   (7 own stops '
+                "need a 6 and another card)"
+            ),
         ),
         Notice(
             "DES002",
             _W,
             "design",
             "Completing the line needs near-perfect draws",
-            "Add a window, shorten the line or let more lines share its stations.",
+            hint=(
+                "Add a window, shorten the line, or share more of its stations with other lines."
+            ),
+            about=(
+                "Completing the line needs near-perfect draws: the exact probability that the "
+                "line's next `windows` window-filling cards, from a freshly shuffled real deck "
+                "(numbers 3,3,4,4,4,5,5,6; express 2,2,3; interchange x2; the free ride fills "
+                "no window and is left out; after the 6 all cards are reshuffled), complete it "
+                "with the best help (as in DES001, each card crossing as many own stops as it "
+                "can, loops choosing the better direction) is below **5%**. Computed exactly by "
+                "recursion over (line progress, cards left in the pile), cached per line shape. "
+                "For scale: on the Metro X benchmark sheets every line is between 8.2% (Tube "
+                "Town M) and 100%."
+            ),
+            example=(
+                '"windows": 2, "stops": [12 stops in a row, 11 of them on no other line]   '
+                "(needs two 6s: 0.6%)"
+            ),
         ),
         Notice(
             "DES003",
             _W,
             "design",
             "Line colours hard to tell apart",
-            "Pick colours that differ in lightness as well as hue.",
+            hint=(
+                "Pick colours that differ in lightness as well as hue; `mapkit rules DES003` "
+                "lists a palette in which every pair passes."
+            ),
+            about=(
+                "Two lines have colours that are hard to tell apart. Lines meet when they share "
+                "a station (lines drawn side by side always do) or their printed lines come "
+                "within 10 mm. Colours are compared in CIELAB with CIEDE2000 (ΔE00), under "
+                "normal vision and under simulated protanopia, deuteranopia and tritanopia "
+                "(Machado et al. 2009, severity 1). For lines that meet the check warns when "
+                "ΔE00 < **15** under normal vision, or < **10** under any of the three "
+                "dichromacies: the figure the shipped cities keep. Lines that never meet are "
+                "also told apart by the letter at the wagon and in the panel, so they warn only "
+                "below **5** (normal) or **3** (dichromacies). Same colours always warn."
+            ),
+            example=(
+                '{"id": "A", "color": "#dd001f", ...}, {"id": "B", "color": "#c8102e", ...}   '
+                '(ΔE00 6.0; they share station "c")'
+            ),
         ),
         Notice(
             "DES004",
             _W,
             "design",
             "Colour too light to print",
-            "Use a darker colour: it must stand out on the sheet colour.",
+            hint=(
+                "Use a darker or more saturated colour, or a lighter sheet: it must stand out "
+                "on the sheet colour."
+            ),
+            about=(
+                "A line colour will not stand out on the sheet: ΔE00 against the sheet colour "
+                "(`sheet.color`, white by default) < **20** under normal vision, or < **15** "
+                "under any simulated dichromacy, or CIELAB lightness L* > **88** (pale colours "
+                "vanish at 1.5 mm width)."
+            ),
+            example='"color": "#fff176"   (light yellow: ΔE00 12.2 from white under tritanopia)',
         ),
         Notice(
             "DES005",
             _I,
             "design",
             "Bonus does not grow with difficulty",
-            "Longer and harder lines should pay more.",
+            hint=(
+                "Raise the harder line's bonus, or make it easier: longer and harder lines "
+                "should pay more."
+            ),
+            about=(
+                "Bonus points do not grow with length and difficulty: a line that has more "
+                "stops and a completion chance (as in DES002) at least 5 points lower than "
+                "another line pays a smaller first-finisher bonus. One diagnostic per line, "
+                "against the line that makes the gap largest, with both lines' numbers."
+            ),
+            example='"A": 4 stops, 1 window (53.8%), points 2/1;  "C": 3 stops (84.6%), points 3/1',
         ),
         Notice(
             "DES006",
             _I,
             "design",
             "Line off the eight directions or unevenly spaced",
-            "Move its stations so each stretch runs horizontal, vertical or diagonal, "
-            "at similar distances.",
+            hint=(
+                "Move the stations so each stretch runs horizontal, vertical or at 45°, or bend "
+                "the line with `shape`; spread crowded stops and pull in lonely ones."
+            ),
+            about=(
+                "Transit maps, and the published pad, draw every stretch of line horizontal, "
+                "vertical or diagonal (octilinear) with stops at similar distances, so the eye "
+                "follows a line from its wagon to its terminus. The check measures each line's "
+                "route from its first to its last stop (its `shape` when it has one; the "
+                "wagon's lead-in is free) and reports the share of its length that runs more "
+                "than **3°** from a multiple of 45°, when above **25%**, or a stop spacing "
+                "whose longest gap is more than **3** times its shortest. The message gives "
+                "both figures, the spacing in mm at print scale. Every shipped city is clean: "
+                "Amsterdam, and Berlin, Paris and Madrid redrawn on the eight directions (share "
+                "off them, mean per line: 51 % to 12 %, 72 % to 8 %, 77 % to 4 %; longest stop "
+                "gap at most 2.8 times the shortest on every line). `validate` treats it as "
+                "information only."
+            ),
+            example=(
+                '{"id": "b", "x": 10, "y": 4}   (line A a(0,0) - b - c(20,0): 68% of its length '
+                "at 22°)"
+            ),
         ),
     ]
 }
+
+
+def unknown_codes(patterns: Iterable[str]) -> list[str]:
+    """Entries of --select/--ignore (or ``mapkit rules``) that match no registered code."""
+    return [
+        p
+        for p in patterns
+        if p.strip() and not any(c.startswith(p.strip().upper()) for c in NOTICES)
+    ]
 
 
 def make(

@@ -62,7 +62,6 @@ class Metrics:
     score_label_h: float = 4.0
     title_font: float = 9.0
     label_font: float = 2.6
-    box_font: float = 3.2
 
     @property
     def station_r(self) -> float:
@@ -210,12 +209,18 @@ SCORE_BOXES = ("lines", "interchanges", "empty", "total")
 
 def wagon_size(line: Line, m: Metrics = METRICS) -> tuple[float, float, float]:
     """(width, height, box side) of a line's wagon; boxes shrink to honour max_width_mm."""
+    return wagon_extent(line.windows, line.depot.max_width_mm, m)
+
+
+def wagon_extent(
+    windows: int, max_width_mm: float | None = None, m: Metrics = METRICS
+) -> tuple[float, float, float]:
+    """(width, height, box side) of a wagon with ``windows`` boxes, at most ``max_width_mm``."""
     box = m.box
-    width = m.letter_w + line.windows * box + 2 * m.wagon_pad
-    limit = line.depot.max_width_mm
-    if limit is not None and width > limit:
-        box = max((limit - m.letter_w - 2 * m.wagon_pad) / line.windows, 0.0)
-        width = m.letter_w + line.windows * box + 2 * m.wagon_pad
+    width = m.letter_w + windows * box + 2 * m.wagon_pad
+    if max_width_mm is not None and width > max_width_mm:
+        box = max((max_width_mm - m.letter_w - 2 * m.wagon_pad) / windows, 0.0)
+        width = m.letter_w + windows * box + 2 * m.wagon_pad
     return width, box + 2 * m.wagon_pad, box
 
 
@@ -292,8 +297,8 @@ def _station_marks(
     return marks
 
 
-def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayout:
-    """Place every printed element of ``city`` on landscape ``paper``, in mm."""
+def _frame(paper: str, m: Metrics) -> tuple[Rect, Rect, Rect, Rect, Rect]:
+    """(printable, header, footer, panel, map area) of landscape ``paper``."""
     width, height = PAPERS[paper]
     printable = Rect(m.margin, m.margin, width - 2 * m.margin, height - 2 * m.margin)
     header = Rect(printable.x, printable.y, printable.w, m.header_h)
@@ -302,6 +307,18 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
     map_area = Rect(
         printable.x, header.bottom, panel.x - m.gap - printable.x, footer.y - header.bottom
     )
+    return printable, header, footer, panel, map_area
+
+
+def map_area(paper: str, m: Metrics = METRICS) -> Rect:
+    """Where the map (stations, lines, wagons) is drawn on landscape ``paper``, in mm."""
+    return _frame(paper, m)[4]
+
+
+def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayout:
+    """Place every printed element of ``city`` on landscape ``paper``, in mm."""
+    width, height = PAPERS[paper]
+    printable, header, footer, panel, map_area = _frame(paper, m)
     rows, fits, boxes = _panel(m, panel, [ln.id for ln in city.lines])
 
     items: list[tuple[float, float, float, float]] = []

@@ -43,6 +43,16 @@ TINY = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """One worker per core by default (``-n auto``) when pytest-xdist is loaded; so
+    ``-p no:xdist`` runs in one process and ``-n 0``/``-n 2`` still choose."""
+    if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
+        return
+    if config.option.numprocesses is None and not config.option.collectonly:
+        config.option.numprocesses = "auto"
+
+
 @pytest.fixture
 def tiny_doc() -> dict:
     return copy.deepcopy(TINY)

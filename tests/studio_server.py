@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import secrets
 import socket
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -18,12 +20,18 @@ from mapkit.studio.session import Session
 class Server:
     """The studio app served by uvicorn in a daemon thread."""
 
-    def __init__(self, path: Path, readonly: bool = False) -> None:
+    def __init__(self, path: Path, readonly: bool = False, root: Path | None = None) -> None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}/"
-        app = create_app(Session(path, readonly=readonly), [f"127.0.0.1:{self.port}"])
+        self.base = f"http://127.0.0.1:{self.port}/"
+        self.token = secrets.token_urlsafe(16)
+        self.url = f"{self.base}?token={self.token}"
+        app = create_app(
+            Session(path, readonly=readonly, root=root),
+            [f"127.0.0.1:{self.port}"],
+            token=self.token,
+        )
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
@@ -34,9 +42,25 @@ class Server:
             time.sleep(0.01)
         assert self.server.started, "the studio server did not start within 30 s"
 
+    def request(self, route: str, body: object = None, method: str | None = None):
+        """(status, JSON answer) of a request with the session token."""
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            self.base + route.lstrip("/"),
+            data=data,
+            method=method or ("GET" if body is None else "POST"),
+            headers={"X-Mapkit-Token": self.token, "Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(req) as res:
+                return res.status, json.loads(res.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
     def get(self, route: str):
-        with urllib.request.urlopen(self.url + route.lstrip("/")) as res:
-            return json.loads(res.read())
+        status, data = self.request(route)
+        assert status == 200, (status, data)
+        return data
 
     def stop(self) -> None:
         self.server.should_exit = True

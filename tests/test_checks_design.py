@@ -77,7 +77,7 @@ def test_recommended_palette_passes() -> None:
     for a, b in itertools.combinations(palette, 2):
         assert colour.delta_e(a, b) >= design.MIN_DE_NORMAL
         assert min(colour.delta_e(a, b, v) for v in colour.VISIONS) >= design.MIN_DE_CVD
-    for sheet in ("#ffffff", "#dce9f5", "#f5ecd7", "#e3f1e0", "#fdebd3"):
+    for sheet in ("#ffffff", *colour.PALE_SHEETS.values()):
         for c in palette:
             assert colour.delta_e(c, sheet) >= design.MIN_SHEET_DE_NORMAL
             assert min(colour.delta_e(c, sheet, v) for v in colour.VISIONS) >= (
@@ -122,17 +122,17 @@ def test_des003_threshold_follows_whether_lines_meet(color_b, meet, warns) -> No
         assert "below 10; they meet at station 'a2'" in diags[0].message
 
 
-def test_shipped_cities_keep_meeting_pairs_apart_for_colour_blind_players() -> None:
+def test_shipped_cities_keepmeeting_pairs_apart_for_colour_blind_players() -> None:
     from pathlib import Path
 
     from mapkit.checks.context import CheckContext
-    from mapkit.checks.design import _meeting_pairs
+    from mapkit.checks.design import meeting_pairs
     from mapkit.mapfile import load_source
 
     maps = Path(__file__).resolve().parents[1] / "maps"
     for name in ("amsterdam", "berlin", "paris", "madrid"):
         res = load_source((maps / f"{name}.json").read_text(encoding="utf-8"))
-        for a, b, where in _meeting_pairs(CheckContext(res, res.map)):
+        for a, b, where in meeting_pairs(CheckContext(res, res.map)):
             if where:
                 for vision in colour.VISIONS[1:]:
                     assert colour.delta_e(a.color, b.color, vision) >= 10, (name, a.id, b.id)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from mapkit.engine import CARD_NAMES, Game
 from mapkit.engine.cards import DECK_COUNTS, FREE, SIX
 from mapkit.engine.record import record_from_history, replay
+from mapkit.engine.seats import seat_seed
 from mapkit.engine.testing import tiny_map
 from mapkit.mapfile import load_map
 
@@ -221,7 +222,7 @@ def test_legal_actions_unique_and_nonempty_on_metro():
 
 def checked_random_game(game: Game, seed: int):
     """The random bots' game through the checked API: deal, random_action, apply_action."""
-    rngs = [random.Random(seed * 7 + p) for p in range(game.num_players())]
+    rngs = [random.Random(seat_seed(seed, p)) for p in range(game.num_players())]
     s = game.new_initial_state(seed)
     while not s.is_terminal():
         if s.is_chance_node():
@@ -239,7 +240,7 @@ def test_seeded_playout_is_the_checked_game(g):
     i, n, special, seed = g
     game = game_for(i, n, special)
     fast = game.new_initial_state(seed).seeded_playout(
-        [random.Random(seed * 7 + p) for p in range(n)]
+        [random.Random(seat_seed(seed, p)) for p in range(n)]
     )
     slow = checked_random_game(game, seed)
     assert fast.history() == slow.history()
@@ -262,7 +263,7 @@ def test_seeded_playout_leaves_the_checked_state(g, cut):
     """Every field, line-local masks and completion bookkeeping included, from any point."""
     i, n, special, seed = g
     game = game_for(i, n, special)
-    rngs = [random.Random(seed * 7 + p) for p in range(n)]
+    rngs = [random.Random(seat_seed(seed, p)) for p in range(n)]
     slow = game.new_initial_state(seed)
     for _ in range(cut):
         if slow.is_terminal():

@@ -23,6 +23,7 @@ from mapkit.bots import make_bot
 from mapkit.bots.greedy import EXTRA_ACTION
 from mapkit.engine import Game, GameOptions
 from mapkit.engine.kernel import Kernel, bot_params
+from mapkit.engine.seats import seat_seed
 from mapkit.mapfile import load_map
 from mapkit.simulate.runner import game_seed
 
@@ -46,10 +47,10 @@ def _params(build=bot_params):
 
 def _checked_game(game: Game, bots: tuple[str, ...], seed: int):
     """The game of ``seed`` through the checked engine: seat ``p`` is ``bots[p]`` seeded with
-    ``seed * 7 + p`` (as ``mapkit simulate`` seeds them)."""
+    ``seat_seed(seed, p)`` (as ``mapkit simulate`` seeds them)."""
     players = [make_bot(name) for name in bots]
     for p, bot in enumerate(players):
-        bot.rng = random.Random(seed * 7 + p)
+        bot.rng = random.Random(seat_seed(seed, p))
     state = game.new_initial_state(seed)
     while not state.is_terminal():
         if state.is_chance_node():

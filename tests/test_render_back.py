@@ -7,10 +7,11 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
+from mapkit.cards import CARD_NAMES, DECK, DECK_COUNTS
 from mapkit.cli import app
-from mapkit.engine.cards import CARD_NAMES, DECK, DECK_COUNTS
 from mapkit.engine.scoring import LOWEST_RATING, RATINGS
 from mapkit.render.back import back_svg, card_face, cards_svg
+from mapkit.render.panel import SCORE_OPERATORS, SCORE_TITLES, SOLO_SCORE_TITLES
 from tests.test_render_common import fixture_city, parse, with_class
 
 
@@ -28,11 +29,12 @@ def test_back_lists_the_engine_deck_scoring_and_rating_table():
     for _, verdict in RATINGS:
         assert verdict in all_text
     assert LOWEST_RATING in all_text
-    assert "empty stations ÷ 2, rounded down" in all_text
+    for box, caption in SCORE_TITLES.items():
+        assert f"{SCORE_OPERATORS[box]} {caption}".strip() in all_text
     solo = " ".join(
         "".join(el.itertext()) for el in parse(back_svg(fixture_city(), solo=True)).iter()
     )
-    assert "not halved" in solo and "÷ 2" not in solo
+    assert f"− {SOLO_SCORE_TITLES['empty']}" in solo and SCORE_TITLES["empty"] not in solo
 
 
 def test_card_page_has_the_14_cards_of_the_deck():

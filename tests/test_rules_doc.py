@@ -1,38 +1,74 @@
-"""docs/rules.md documents every registered code, with an example, under `## CODE: Title`."""
+"""docs/rules.md is generated from the notice registry, and `mapkit rules` prints it."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+from mapkit import rules_doc
+from mapkit.cli import app
 from mapkit.notices import NOTICES
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "rules.md"
+runner = CliRunner()
 
 
-def _sections() -> dict[str, tuple[str, str]]:
-    text = DOC.read_text(encoding="utf-8")
-    parts = re.split(r"^## ([A-Z]+[0-9]+): (.+)$", text, flags=re.M)
-    return {parts[i]: (parts[i + 1].strip(), parts[i + 2]) for i in range(1, len(parts), 3)}
+def test_committed_page_is_the_generated_one() -> None:
+    assert DOC.read_text(encoding="utf-8") == rules_doc.markdown(), (
+        "docs/rules.md is stale: mapkit rules --markdown > docs/rules.md"
+    )
 
 
-def test_every_code_has_a_section_with_its_title() -> None:
-    sections = _sections()
-    assert set(sections) == set(NOTICES)
+def test_every_notice_has_its_texts() -> None:
     for code, notice in NOTICES.items():
-        assert sections[code][0] == notice.title, code
+        assert re.fullmatch(r"[A-Z]+[0-9]{3}", code), code
+        assert notice.about.strip() and notice.example.strip(), code
+        assert notice.hint[:1].isupper() and notice.hint.endswith("."), code
+        assert not notice.title.endswith("."), code
 
 
-def test_every_section_has_severity_example_and_fix() -> None:
-    for code, (_, body) in _sections().items():
-        notice = NOTICES[code]
-        assert f"Severity: **{notice.severity}**. Layer: {notice.layer}." in body, code
-        example = re.search(r"Example:\s*```json\n(.+?)\n```", body, flags=re.S)
-        assert example and example.group(1).strip(), f"{code} has no example"
-        assert "Fix: " in body, code
+def test_table_links_reach_their_headings() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    headings = {
+        re.sub(r"[^a-z0-9 -]", "", h.lower()).replace(" ", "-")
+        for h in re.findall(r"^#+ (.+)$", text, flags=re.M)
+    }
+    links = re.findall(r"\]\(#([^)]+)\)", text)
+    assert len(links) == len(NOTICES)
+    assert set(links) <= headings
 
 
 def test_short_anchors_exist_for_sarif_help_links() -> None:
     text = DOC.read_text(encoding="utf-8")
     for code in NOTICES:
         assert f'<a id="{code.lower()}"></a>' in text
+
+
+def test_rules_prints_one_rule_with_its_fix() -> None:
+    res = runner.invoke(app, ["rules", "geo001"])
+    assert res.exit_code == 0, res.output
+    notice = NOTICES["GEO001"]
+    assert res.output.startswith(f"GEO001: {notice.title}\nSeverity: error. Layer: geometry.\n")
+    assert "Fix: Bend the line with a `shape` around the station" in res.output
+    assert "GEO002" not in res.output
+
+
+def test_rules_takes_prefixes_and_lists_every_rule() -> None:
+    res = runner.invoke(app, ["rules", "GEO", "DES00"])
+    headers = re.findall(r"^([A-Z]+[0-9]+): ", res.output, flags=re.M)
+    assert headers == [c for c in NOTICES if c.startswith(("GEO", "DES"))]
+    table = runner.invoke(app, ["rules"])
+    assert [line.split()[0] for line in table.output.splitlines()] == list(NOTICES)
+
+
+def test_rules_markdown_is_the_page_and_unknown_codes_are_usage_errors() -> None:
+    res = runner.invoke(app, ["rules", "--markdown"])
+    assert res.exit_code == 0 and res.output == rules_doc.markdown()
+    bad = runner.invoke(app, ["rules", "GEO001", "XYZ9"])
+    assert bad.exit_code == 2
+    assert "unknown rule code(s): XYZ9" in bad.output
+    both = runner.invoke(app, ["rules", "--markdown", "GEO001"])
+    assert both.exit_code == 2

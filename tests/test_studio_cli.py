@@ -61,11 +61,12 @@ def test_the_command_serves_the_map_and_writes_nothing(tmp_path, arg, note, read
     )
     try:
         first = proc.stderr.readline() + proc.stderr.readline()
-        url = re.search(r"http://127\.0\.0\.1:\d+/", first).group(0)
+        url, token = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=([\w-]+)", first).groups()
         assert note in first
         for _ in range(100):
             try:
-                with urllib.request.urlopen(url + "api/map", timeout=5) as res:
+                req = urllib.request.Request(url + "api/map", headers={"X-Mapkit-Token": token})
+                with urllib.request.urlopen(req, timeout=5) as res:
                     data = json.loads(res.read())
                 break
             except OSError:

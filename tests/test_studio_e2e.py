@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -46,12 +45,19 @@ def studio(browser):
     """open(path) -> (page, server); everything is closed after the test."""
     opened = []
 
-    def open_(path: Path, readonly: bool = False):
-        server = Server(path, readonly)
-        context = browser.new_context(viewport={"width": 1400, "height": 850})
+    def open_(path: Path, readonly: bool = False, *, bypass_csp: bool = False, root=None):
+        server = Server(path, readonly, root)
+        context = browser.new_context(
+            viewport={"width": 1400, "height": 850}, bypass_csp=bypass_csp
+        )
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        # a refused script or style would be an injection the page let through
+        page.on(
+            "console",
+            lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+        )
         page.goto(server.url)
         page.wait_for_selector("body[data-ready='1']")
         opened.append((server, context, errors))
@@ -94,7 +100,7 @@ def press(page, key: str, times: int, ctrlKey: bool = False) -> None:
 
 def settle(page) -> None:
     """Wait until the page has sent its last edit and shows the server's answer to it."""
-    page.wait_for_function("!S.syncing && !S.needSync && S.sheetRevision === S.revision")
+    page.wait_for_function("() => !S.syncing && !S.needSync && S.sheetRevision === S.revision")
 
 
 def test_draw_a_line_drag_undo_redo_save_validate(studio, tmp_path):
@@ -230,13 +236,7 @@ def test_hover_undo_playtest_heatmap_and_autosave(studio, tmp_path):
     original = json.loads(path.read_text(encoding="utf-8"))
     assert edited != original
     rev = server.get("/api/map")["revision"]
-    req = urllib.request.Request(
-        server.url + "api/map",
-        data=json.dumps({"revision": rev, "map": original}).encode(),
-        headers={"Content-Type": "application/json"},
-        method="PUT",
-    )
-    urllib.request.urlopen(req).close()
+    assert server.request("api/map", {"revision": rev, "map": original}, "PUT")[0] == 200
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     tid(page, "restore-autosave").click()
@@ -266,3 +266,64 @@ def test_shipped_city_is_read_only(studio):
     page.mouse.click(x, y)
     assert page.evaluate("S.sel") == {"kind": "line", "id": "C"}
     assert "LINE C" in tid(page, "inspector").inner_text().upper()
+
+
+EVIL = '<img src=x onerror="window.pwned=1">'
+
+
+@pytest.mark.parametrize("bypass_csp", [False, True], ids=["with-csp", "escaping-alone"])
+def test_a_hostile_map_cannot_run_script(studio, tmp_path, tiny_doc, bypass_csp):
+    """Names with markup are shown as text; with the CSP switched off the text still holds."""
+    tiny_doc["name"] = EVIL + "<script>window.pwned=2</script>"
+    tiny_doc["author"] = EVIL
+    tiny_doc["sheet"] = {"subtitle": EVIL}
+    for st in tiny_doc["stations"]:
+        st["name"] = EVIL
+    tiny_doc["lines"][0]["name"] = EVIL
+    path = tmp_path / "hostile.json"
+    path.write_text(writer.dumps(tiny_doc), encoding="utf-8")
+    page, _ = studio(path, bypass_csp=bypass_csp)
+    page.mouse.move(*centre(page, '[data-handle="a"]'))
+    tid(page, "tooltip").wait_for()
+    assert EVIL in tid(page, "tooltip").inner_text()
+    assert tid(page, "map-author").input_value() == EVIL
+    page.mouse.click(*centre(page, '[data-handle="a"]'))
+    assert tid(page, "station-name").input_value() == EVIL
+    tid(page, "line-list").locator("[data-line-item='A']").click()
+    assert EVIL in tid(page, "inspector").inner_text()
+    assert EVIL in tid(page, "line-list").inner_text()
+    tid(page, "toggle-labels").check()
+    page.locator("#sheet-layer .label").first.wait_for()
+    assert EVIL in page.locator("#sheet-layer").inner_html().replace("&lt;", "<").replace(
+        "&gt;", ">"
+    )
+    tid(page, "playtest-games").fill("4")
+    tid(page, "cmd-playtest").click()
+    tid(page, "playtest-mean").wait_for(timeout=30000)
+    assert EVIL in tid(page, "playtest-reference").inner_text()
+    assert page.locator("img").count() == 0 and page.locator("#sheet-layer script").count() == 0
+    assert page.evaluate("window.pwned") is None
+
+
+def test_save_as_outside_the_folder_is_refused(studio, tmp_path, tiny_doc):
+    folder = tmp_path / "work"
+    folder.mkdir()
+    path = folder / "tiny.json"
+    path.write_text(writer.dumps(tiny_doc), encoding="utf-8")
+    page, _ = studio(path)
+    answers = iter(["../escaped.json", "/tmp/escaped.json", "copy.json"])
+    page.on("dialog", lambda d: d.accept(next(answers)))
+    tid(page, "cmd-save-as").click()
+    banner = tid(page, "banner")
+    banner.wait_for()
+    assert f"save as: ../escaped.json leads out of {folder}" in banner.inner_text()
+    tid(page, "banner-ok").click()
+    tid(page, "cmd-save-as").click()
+    banner.wait_for()
+    assert "save as: /tmp/escaped.json is an absolute path" in banner.inner_text()
+    tid(page, "banner-ok").click()
+    tid(page, "cmd-save-as").click()
+    page.wait_for_function("() => S.path.endsWith('copy.json')")
+    assert tid(page, "file-path").inner_text().endswith("copy.json")
+    assert not (tmp_path / "escaped.json").exists() and not Path("/tmp/escaped.json").exists()
+    assert sorted(p.name for p in folder.iterdir()) == ["copy.json", "tiny.json"]

@@ -10,7 +10,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.evaluate import View
-from mapkit.bots.model import FREE, PLUS, Compiled
+from mapkit.bots.model import Compiled
 from mapkit.engine import cards
 
 if TYPE_CHECKING:
@@ -67,14 +67,6 @@ def view_of(state: State, cc: Compiled, player: int | None = None) -> View:
 
 def free_base(state: State, cc: Compiled) -> int:
     return state.game.num_distinct_actions() - cc.n - 1
-
-
-def to_action(state: State, cc: Compiled, m: Any) -> int:
-    """The engine action for a bot move (before canonicalisation)."""
-    if m.kind == FREE:
-        return free_base(state, cc) + (cc.n if m.station is None else m.station)
-    d = 1 if m.direction == "backward" else 0
-    return m.line << 4 | d << 3 | (m.crosses if m.kind != PLUS else 0)
 
 
 def next_cards(state: State) -> list[tuple[int, float]]:

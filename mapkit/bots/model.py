@@ -10,15 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mapkit.engine import cards
 from mapkit.engine.tables import Tables
-
-NUMBER, EXPRESS, PLUS, FREE = "number", "express", "plus", "free"
-KIND_OF: tuple[str, ...] = tuple(
-    FREE if k == cards.FREE else PLUS if k == cards.PLUS else EXPRESS if x else NUMBER
-    for k, x in enumerate(cards.CARD_EXPRESS)
-)
-"""The bots' kind of each engine card kind (``mapkit.engine.cards``, the one card table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +48,6 @@ class Compiled:
         self.lines_at = tuple(
             tuple(li for li, st in enumerate(self.stops) if i in st) for i in range(self.n)
         )
-        self.lines_at_mask = tuple(sum(1 << li for li in self.lines_at[i]) for i in range(self.n))
         routes: list[tuple[Route, ...]] = []
         for li, st in enumerate(self.stops):
             orders = t.routes[li]  # the engine's route orders: forward, and backward on a loop

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mapkit.checks.draft import DraftGaps
 from mapkit.mapfile import LoadResult, load_source, read_limited
-from mapkit.notices import NOTICES, Diagnostic, Severity
+from mapkit.notices import Diagnostic, Severity
 
 __all__ = ["FileReport", "code_filter", "report_loaded", "validate_path", "validate_source"]
 
@@ -50,15 +50,6 @@ def code_filter(select: Iterable[str] | None, ignore: Iterable[str] | None):
         return not any(code.startswith(i) for i in ign)
 
     return keep
-
-
-def unknown_codes(patterns: Iterable[str]) -> list[str]:
-    """Entries of --select/--ignore that match no registered code."""
-    return [
-        p
-        for p in patterns
-        if p.strip() and not any(c.startswith(p.strip().upper()) for c in NOTICES)
-    ]
 
 
 def run_layers(

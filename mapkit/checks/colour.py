@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-RGB = tuple[float, float, float]
+from mapkit.colour import RGB, hex_to_rgb, to_linear
+
 Lab = tuple[float, float, float]
 
 VISIONS = ("normal", "protanopia", "deuteranopia", "tritanopia")
@@ -55,15 +56,13 @@ PALETTE: dict[str, str] = {
     "plum": "#882266",
 }
 
-
-def hex_to_rgb(color: str) -> RGB:
-    """``#rrggbb`` -> sRGB components in 0..1."""
-    c = color.lstrip("#")
-    return (int(c[0:2], 16) / 255, int(c[2:4], 16) / 255, int(c[4:6], 16) / 255)
-
-
-def _to_linear(c: float) -> float:
-    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+PALE_SHEETS: dict[str, str] = {
+    "blue": "#dce9f5",
+    "cream": "#f5ecd7",
+    "green": "#e3f1e0",
+    "peach": "#fdebd3",
+}
+"""Pale sheet colours (``sheet.color``) on which every colour of :data:`PALETTE` passes DES004."""
 
 
 def _lab_f(t: float) -> float:
@@ -81,23 +80,11 @@ def _linear_to_lab(r: float, g: float, b: float) -> Lab:
 @lru_cache(maxsize=4096)
 def lab(color: str, vision: str = "normal") -> Lab:
     """CIELAB of a ``#rrggbb`` colour as seen with ``vision`` (one of VISIONS)."""
-    lin = [_to_linear(c) for c in hex_to_rgb(color)]
+    lin = [to_linear(c) for c in hex_to_rgb(color)]
     if vision != "normal":
         m = _MACHADO[vision]
         lin = [min(1.0, max(0.0, sum(m[i][k] * lin[k] for k in range(3)))) for i in range(3)]
     return _linear_to_lab(*lin)
-
-
-def relative_luminance(color: str) -> float:
-    """WCAG relative luminance, 0 (black) .. 1 (white)."""
-    r, g, b = (_to_linear(c) for c in hex_to_rgb(color))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast_ratio(a: str, b: str) -> float:
-    """WCAG contrast ratio, 1 (same luminance) .. 21 (black on white)."""
-    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
 
 
 def ciede2000(lab1: Lab, lab2: Lab) -> float:
@@ -154,8 +141,3 @@ def ciede2000(lab1: Lab, lab2: Lab) -> float:
 def delta_e(a: str, b: str, vision: str = "normal") -> float:
     """CIEDE2000 between two ``#rrggbb`` colours as seen with ``vision``."""
     return ciede2000(lab(a, vision), lab(b, vision))
-
-
-def worst_vision(a: str, b: str) -> tuple[str, float]:
-    """The vision (and its ΔE) under which two colours are hardest to tell apart."""
-    return min(((v, delta_e(a, b, v)) for v in VISIONS), key=lambda t: t[1])

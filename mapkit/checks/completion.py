@@ -31,7 +31,7 @@ from collections import deque
 from collections.abc import Sequence
 from functools import lru_cache
 
-from mapkit.engine import cards
+from mapkit import cards
 
 _WINDOW_CARDS = tuple(k for k in range(len(cards.CARD_NAMES)) if k != cards.FREE)
 """The engine's card kinds that fill a window (the free ride fills none), in kind order."""
@@ -39,7 +39,7 @@ CARD_KINDS: tuple[tuple[str, int], ...] = tuple(
     ("i", 1) if k == cards.PLUS else ("x" if cards.CARD_EXPRESS[k] else "n", cards.CARD_VALUE[k])
     for k in _WINDOW_CARDS
 )
-"""("n", v) number, ("x", v) express, ("i", 1) interchange: ``mapkit.engine.cards`` read here."""
+"""("n", v) number, ("x", v) express, ("i", 1) interchange: ``mapkit.cards`` read here."""
 DECK: tuple[int, ...] = tuple(cards.DECK_COUNTS[k] for k in _WINDOW_CARDS)
 _SIX = _WINDOW_CARDS.index(cards.SIX)
 BEST_CARDS: tuple[tuple[str, int], ...] = (("n", 6), ("x", 3))

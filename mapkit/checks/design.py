@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 
 from mapkit.checks import colour
 from mapkit.checks.completion import completion_chance, min_windows, structure
@@ -85,7 +86,7 @@ def completion(ctx: CheckContext) -> dict[str, float | None]:
     return chances
 
 
-def _meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str | None]]:
+def meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str | None]]:
     """Every pair of lines, with where they meet (None for a pair that never meets)."""
     from shapely import LineString
 
@@ -110,12 +111,55 @@ def _meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str | None]]:
     return out
 
 
+@dataclass(frozen=True)
+class Likeness:
+    """Why two colours (or a colour and the sheet) are too alike: under which vision, by
+    how much, and the difference needed."""
+
+    vision: str
+    delta_e: float
+    need: float
+
+
+def pair_likeness(a: str, b: str, meet: bool) -> Likeness | None:
+    """DES003's test of two line colours (None: they are told apart); ``meet``: the lines
+    meet on the sheet, and are held to the stricter thresholds."""
+    need_normal, need_cvd = (
+        (MIN_DE_NORMAL, MIN_DE_CVD) if meet else (MIN_DE_NORMAL_APART, MIN_DE_CVD_APART)
+    )
+    normal = colour.delta_e(a, b)
+    if normal < need_normal:
+        return Likeness("normal", normal, need_normal)
+    vision, worst = min(
+        ((v, colour.delta_e(a, b, v)) for v in colour.VISIONS[1:]), key=lambda t: t[1]
+    )
+    return Likeness(vision, worst, need_cvd) if worst < need_cvd else None
+
+
+def sheet_fault(color: str, sheet: str) -> str | None:
+    """DES004's test of a line colour on the sheet colour: why it will not stand out, or None."""
+    light = colour.lab(color)[0]
+    normal = colour.delta_e(color, sheet)
+    vision, worst = min(
+        ((v, colour.delta_e(color, sheet, v)) for v in colour.VISIONS[1:]),
+        key=lambda t: t[1],
+    )
+    if normal < MIN_SHEET_DE_NORMAL:
+        return f"ΔE2000 {normal:.1f} from the sheet colour {sheet}, below {MIN_SHEET_DE_NORMAL:.0f}"
+    if worst < MIN_SHEET_DE_CVD:
+        return (
+            f"ΔE2000 {worst:.1f} from the sheet colour {sheet} with {vision}, "
+            f"below {MIN_SHEET_DE_CVD:.0f}"
+        )
+    if light > MAX_LIGHTNESS:
+        return f"lightness L* {light:.0f}, above {MAX_LIGHTNESS:.0f}: too pale for a thin line"
+    return None
+
+
 def colours(ctx: CheckContext) -> None:
     """DES003 (pairs that meet, and more leniently pairs that never do), DES004 (sheet)."""
-    for a, b, where in _meeting_pairs(ctx):
-        need_normal, need_cvd = (
-            (MIN_DE_NORMAL, MIN_DE_CVD) if where else (MIN_DE_NORMAL_APART, MIN_DE_CVD_APART)
-        )
+    for a, b, where in meeting_pairs(ctx):
+        meet = where is not None
         where = where or "they never meet, but the same colour still misleads"
         if a.color == b.color:
             ctx.emit(
@@ -124,52 +168,31 @@ def colours(ctx: CheckContext) -> None:
                 ctx.line_ptr(b.id, "color"),
             )
             continue
-        normal = colour.delta_e(a.color, b.color)
-        vision, worst = min(
-            ((v, colour.delta_e(a.color, b.color, v)) for v in colour.VISIONS[1:]),
-            key=lambda t: t[1],
-        )
-        if normal < need_normal:
+        alike = pair_likeness(a.color, b.color, meet)
+        if alike is None:
+            continue
+        if alike.vision == "normal":
             ctx.emit(
                 "DES003",
                 f"lines '{a.id}' ({a.color}) and '{b.id}' ({b.color}) look alike: colour "
-                f"difference ΔE2000 {normal:.1f}, below {need_normal:.0f}; {where}",
+                f"difference ΔE2000 {alike.delta_e:.1f}, below {alike.need:.0f}; {where}",
                 ctx.line_ptr(b.id, "color"),
             )
-        elif worst < need_cvd:
+        else:
             ctx.emit(
                 "DES003",
                 f"lines '{a.id}' ({a.color}) and '{b.id}' ({b.color}) look alike with "
-                f"{vision}: ΔE2000 {worst:.1f}, below {need_cvd:.0f}; {where}",
+                f"{alike.vision}: ΔE2000 {alike.delta_e:.1f}, below {alike.need:.0f}; {where}",
                 ctx.line_ptr(b.id, "color"),
             )
-    sheet = ctx.city.sheet_color
     for ln in ctx.city.lines:
-        light = colour.lab(ln.color)[0]
-        normal = colour.delta_e(ln.color, sheet)
-        vision, worst = min(
-            ((v, colour.delta_e(ln.color, sheet, v)) for v in colour.VISIONS[1:]),
-            key=lambda t: t[1],
-        )
-        if normal < MIN_SHEET_DE_NORMAL:
-            why = (
-                f"ΔE2000 {normal:.1f} from the sheet colour {sheet}, "
-                f"below {MIN_SHEET_DE_NORMAL:.0f}"
+        why = sheet_fault(ln.color, ctx.city.sheet_color)
+        if why is not None:
+            ctx.emit(
+                "DES004",
+                f"line '{ln.id}' colour {ln.color} will not stand out when printed: {why}",
+                ctx.line_ptr(ln.id, "color"),
             )
-        elif worst < MIN_SHEET_DE_CVD:
-            why = (
-                f"ΔE2000 {worst:.1f} from the sheet colour {sheet} with {vision}, "
-                f"below {MIN_SHEET_DE_CVD:.0f}"
-            )
-        elif light > MAX_LIGHTNESS:
-            why = f"lightness L* {light:.0f}, above {MAX_LIGHTNESS:.0f}: too pale for a thin line"
-        else:
-            continue
-        ctx.emit(
-            "DES004",
-            f"line '{ln.id}' colour {ln.color} will not stand out when printed: {why}",
-            ctx.line_ptr(ln.id, "color"),
-        )
 
 
 def bonuses(ctx: CheckContext, chances: dict[str, float | None]) -> None:

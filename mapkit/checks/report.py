@@ -71,6 +71,7 @@ def to_sarif(reports: Sequence[FileReport]) -> str:
             "id": n.code,
             "name": "".join(w[:1].upper() + w[1:] for w in n.title.replace("-", " ").split()),
             "shortDescription": {"text": n.title},
+            "fullDescription": {"text": n.about},
             "help": {"text": n.hint},
             "helpUri": f"docs/rules.md#{n.code.lower()}",
             "defaultConfiguration": {"level": _SARIF_LEVEL[n.severity]},

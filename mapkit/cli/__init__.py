@@ -12,16 +12,33 @@ app = typer.Typer(
     name="mapkit",
     help="Design, validate, render and simulate city maps for the subway game Voll verplant.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from mapkit import __version__
+
+        typer.echo(f"mapkit {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Design, validate, render and simulate city maps for the subway game Voll verplant."""
+
+
 def _register() -> None:
     import importlib
 
-    for name in ("maps", "render", "play", "simulate", "design", "studio"):
+    for name in ("maps", "render", "play", "simulate", "design", "layout", "importers", "studio"):
         importlib.import_module(f"mapkit.cli.{name}").register(app)
 
 

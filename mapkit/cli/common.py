@@ -56,6 +56,13 @@ def _input_problem(arg: str) -> str | None:
     return None
 
 
+def check_input(path: Path) -> None:
+    """Exit 2 unless ``path`` names a file that can be read."""
+    problem = _input_problem(str(path))
+    if problem is not None:
+        fail(problem, 2)
+
+
 def map_paths(args: list[str] | None, beside: Path | None = None) -> list[Path]:
     """Resolve MAP arguments (paths or shipped names); none means the shipped cities.
 

@@ -11,6 +11,7 @@ import typer
 
 from mapkit.cli import options
 from mapkit.cli.common import (
+    Paper,
     TextOrJson,
     Variant,
     distinct_outputs,
@@ -77,14 +78,17 @@ def report(
     Exit 0: done; 1: the map cannot be loaded; 2: usage problem.
     """
     from mapkit.atomic import OutputError, check_writable
+    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 
+    if games < 2 or tension_games < 1 or decision_games < 1:
+        fail("--games must be at least 2, --tension-games and --decision-games at least 1", 2)
     options.games(games, "--games", 2)
     options.games(tension_games, "--tension-games")
     options.games(decision_games, "--decision-games")
     options.number(threshold, "--threshold", 0, 1000)
     options.time_limit(time_limit)
-    if not 1 <= players <= 6:
-        fail("--players must be 1 to 6", 2)
+    if not valid_player_count(players):
+        fail(f"--players must be {PLAYER_RANGE}", 2)
     jobs = options.jobs(jobs)
     (path,) = map_paths([map])
     if output is not None:
@@ -133,9 +137,9 @@ def report(
 
 
 def _load_doc(path: Path) -> dict:
-    """The map's JSON document, read once (exit 1 for a map that does not load, a warning for
-    one with validation errors)."""
-    return loaded_or_fail(path, check_paper="a4").doc
+    """The map's JSON document, read once (exit 1 for a map that does not load; tune itself
+    refuses one with validation errors)."""
+    return loaded_or_fail(path).doc
 
 
 def _rebase_schema(doc: dict, source: Path, output: Path) -> dict:
@@ -157,19 +161,25 @@ def tune(
     output: Annotated[Path, typer.Option("--output", "-o", help="The tuned map (a new file).")],
     mean: Annotated[float | None, typer.Option(help="Target greedy solo mean score.")] = None,
     per_line: Annotated[
-        bool, typer.Option("--per-line", help="Bonuses in proportion to measured difficulty.")
+        bool,
+        typer.Option(
+            "--per-line",
+            help="Every line inside the shipped cities' band (completion, bonus per window), "
+            "bonuses following difficulty, the mean inside the shipped range.",
+        ),
     ] = False,
     min_decisions: Annotated[
         float | None, typer.Option(help="Share of turns where the choice matters, at least.")
     ] = None,
     max_luck: Annotated[
-        float | None, typer.Option(help="Luck share (random, greedy ladder), at most.")
+        float | None,
+        typer.Option(help="Luck share among competent bots (greedy, lookahead), at most."),
     ] = None,
-    move_stations: Annotated[
-        bool, typer.Option("--move-stations", help="Also try small station moves.")
-    ] = False,
     windows: Annotated[bool, typer.Option(help="Search the lines' windows.")] = True,
     points: Annotated[bool, typer.Option(help="Search the lines' points.")] = True,
+    paper: Annotated[
+        Paper, typer.Option(help="Every candidate must validate on this paper.")
+    ] = Paper.a4,
     steps: Annotated[int, typer.Option(help="At most this many accepted edits.")] = 20,
     games: Annotated[int, typer.Option("--games", "-n", help="Decks per evaluation.")] = 300,
     decision_games: Annotated[
@@ -179,6 +189,9 @@ def tune(
     variant: Annotated[
         Variant, typer.Option(help="special: the special-station rule.")
     ] = Variant.standard,
+    partial: Annotated[
+        bool, typer.Option("--partial", help="Write the closest map even when a target is missed.")
+    ] = False,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", help="Candidates at once: processes or Dask workers.")
     ] = 1,
@@ -197,27 +210,40 @@ def tune(
         typer.Option(help="Stop after this many seconds (exit 1, nothing written)."),
     ] = None,
 ) -> None:
-    """Search MAP's windows and points (with --move-stations, station moves) towards the
-    targets, write the tuned map to -o, and print a before/after comparison.
+    """Search MAP's windows and points towards the targets, every candidate a valid map; write
+    the tuned map to -o and print a before/after comparison.
 
-    Deterministic for a --seed. Exit 0: done; 1: the map cannot be loaded; 2: usage problem.
+    Deterministic for a --seed. Exit 0: done; 1: the map cannot be loaded or does not
+    validate, or a target was missed (nothing written unless --partial); 2: usage problem.
     """
     import json
+    import math
 
     from mapkit.atomic import OutputError, check_writable
 
     if mean is None and not per_line and max_luck is None and min_decisions is None:
         fail("set a target: --mean, --per-line, --min-decisions or --max-luck", 2)
+    for name, value in (("--mean", mean), ("--min-decisions", min_decisions),
+                        ("--max-luck", max_luck)):  # fmt: skip
+        if value is not None and not math.isfinite(value):
+            fail(f"{name} must be a finite number, not {value}", 2)
+    for name, value in (("--min-decisions", min_decisions), ("--max-luck", max_luck)):
+        if value is not None and not 0 <= value <= 1:
+            fail(f"{name} is a share: 0 to 1, not {value:g}", 2)
+    if games < 2 or steps < 0 or decision_games < 0:
+        fail("--games must be at least 2, --steps and --decision-games at least 0", 2)
     options.games(games, "--games", 2)
     options.games(decision_games, "--decision-games", 0)
-    if not 0 <= steps <= options.MAX_STEPS:
+    if steps > options.MAX_STEPS:
         fail(f"--steps must be from 0 to {options.MAX_STEPS}", 2)
     options.number(mean, "--mean", 0, options.MAX_SCORE)
-    options.number(min_decisions, "--min-decisions", 0, 1)
-    options.number(max_luck, "--max-luck", 0, 1)
     options.time_limit(time_limit)
     if min_decisions is not None and not decision_games:
         fail("--min-decisions needs --decision-games above 0", 2)
+    if not windows and not points:
+        fail("--no-windows with --no-points leaves nothing to tune", 2)
+    if per_line and not points:
+        fail("--per-line needs --points: a line's bonus per window is set by its points", 2)
     if cluster is not None:
         engine = "dask"
         cluster = options.cluster_address(cluster)
@@ -247,7 +273,7 @@ def tune(
         steps=steps,
         windows=windows,
         points=points,
-        move_stations=move_stations,
+        paper=paper.value,
         decision_games=decision_games,
         special=variant is Variant.special,
         jobs=jobs,
@@ -259,13 +285,23 @@ def tune(
     try:
         result = run_tune(doc, targets, cfg, progress=lambda s: typer.echo(f"tune: {s}", err=True))
     except TuneError as exc:
-        fail(str(exc), 1)
+        fail(f"{path}: {exc}", 1)
     except SweepError as exc:
         fail(str(exc), 2)
+    missed = result.unmet
+    if missed and not partial:
+        fail(
+            f"targets not met after {len(result.steps)} edits, nothing written: "
+            + "; ".join(missed)
+            + " (--partial writes the closest map)",
+            1,
+        )
     from mapkit.mapfile import writer
 
     tuned = _rebase_schema(result.doc, path, output)
     write_output(output, writer.dumps(tuned), [path])
+    if missed:
+        typer.echo(f"mapkit: warning: targets not met: {'; '.join(missed)}", err=True)
     cmp = compare_profiles(
         result.before,
         result.after,
@@ -276,8 +312,9 @@ def tune(
     )
     typer.echo(
         f"objective {result.objective_before:.4f} -> {result.objective_after:.4f} "
-        f"in {len(result.steps)} edits"
-        + (f" ({len(result.undone)} undone by the decisions guard)" if result.undone else "")
+        f"in {len(result.steps)} edits; {result.measured} candidates, "
+        f"{result.rejected} of them rejected by the validator"
+        + (f"; {len(result.undone)} undone by the decisions guard" if result.undone else "")
     )
     for s in result.steps:
         typer.echo(f"  {s.move}")
@@ -288,6 +325,10 @@ def tune(
             "objective": {"before": result.objective_before, "after": result.objective_after},
             "edits": [s.move for s in result.steps],
             "undone": result.undone,
+            "unmet": missed,
+            "candidates": {"measured": result.measured, "rejected": result.rejected},
+            "band": result.aim.band.to_dict(),
+            "target_bonus_per_window": round(result.aim.rate, 4),
             **cmp.to_dict(),
         }
         write_output(report_out, json.dumps(doc_out, indent=2) + "\n", [path])
@@ -317,8 +358,10 @@ def compare(
 
     Exit 0: done; 1: a map cannot be loaded; 2: usage problem.
     """
-    if games < 2 or decision_games < 0 or not 1 <= players <= 6:
-        fail("--games at least 2, --decision-games at least 0, --players 1 to 6", 2)
+    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
+
+    if games < 2 or decision_games < 0 or not valid_player_count(players):
+        fail(f"--games at least 2, --decision-games at least 0, --players {PLAYER_RANGE}", 2)
     options.games(games, "--games", 2)
     options.games(decision_games, "--decision-games", 0)
     jobs = options.jobs(jobs)

@@ -1,4 +1,4 @@
-"""Commands about map files: validate, intersections, schema."""
+"""Commands about map files: validate, rules, intersections, schema."""
 
 from __future__ import annotations
 
@@ -56,12 +56,13 @@ def validate(
     Exit 0: no errors; 1: errors (with --strict, warnings too); 2: usage problem.
     """
     from mapkit.checks import report as rep
-    from mapkit.checks import unknown_codes, validate_path
+    from mapkit.checks import validate_path
+    from mapkit.notices import unknown_codes
 
     sel, ign = _codes(select), _codes(ignore)
     bad = unknown_codes(sel + ign)
     if bad:
-        fail(f"unknown rule code(s): {', '.join(bad)} (see `docs/rules.md`)", 2)
+        fail(f"unknown rule code(s): {', '.join(bad)} (see `mapkit rules`)", 2)
     reports = []
     for path in map_paths(maps):
         try:
@@ -80,6 +81,34 @@ def validate(
         typer.echo(rep.to_text(reports, color=stdout_is_tty(), strict=strict), nl=False)
     failed = any(r.errors or (strict and r.warnings) for r in reports)
     raise typer.Exit(1 if failed else 0)
+
+
+def rules(
+    codes: Annotated[
+        list[str] | None,
+        typer.Argument(help="Rule codes or prefixes (GEO001, GEO); none: a table of every rule."),
+    ] = None,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="The whole rules page (docs/rules.md) as Markdown.")
+    ] = False,
+) -> None:
+    """Explain validation rules: what each finds, an example, and the fix."""
+    from mapkit import rules_doc
+    from mapkit.notices import unknown_codes
+
+    wanted = _codes(codes)
+    if markdown:
+        if wanted:
+            fail("--markdown prints the whole page; give no codes with it", 2)
+        typer.echo(rules_doc.markdown(), nl=False)
+        return
+    bad = unknown_codes(wanted)
+    if bad:
+        fail(f"unknown rule code(s): {', '.join(bad)} (`mapkit rules` lists them)", 2)
+    if not wanted:
+        typer.echo(rules_doc.table_text(), nl=False)
+        return
+    typer.echo("\n".join(rules_doc.text(n) for n in rules_doc.select(wanted)), nl=False)
 
 
 def intersections(
@@ -117,5 +146,6 @@ def schema(
 
 def register(app: typer.Typer) -> None:
     app.command()(validate)
+    app.command()(rules)
     app.command()(intersections)
     app.command()(schema)

@@ -193,22 +193,14 @@ def choices_text(state: Any) -> str:
 
 
 def make_players(spec: str, count_seed: int) -> list[tuple[str, Any]]:
-    """``(bot name, bot)`` for ``--bots``; the bots registry when there is one."""
+    """``(bot name, bot)`` for ``--bots``, from the bots registry."""
+    from mapkit.bots import make_bot
+    from mapkit.engine.seats import play_bot_seed
+
     names = [b.strip() for b in spec.split(",") if b.strip()] if spec else []
-    try:
-        from mapkit.bots import make_bot  # type: ignore[attr-defined]
-    except ImportError:
-        make_bot = None
     out = []
     for i, name in enumerate(names):
-        seed = count_seed * 1000 + i
-        if make_bot is None:
-            if name != "random":
-                fail(f"unknown bot {name!r}: only 'random' is available here", 2)
-            from mapkit.engine.players import RandomPlayer
-
-            out.append((name, RandomPlayer(seed)))
-            continue
+        seed = play_bot_seed(count_seed, i)
         try:
             out.append((name, make_bot(name, seed=seed)))
         except (KeyError, ValueError) as exc:
@@ -246,7 +238,7 @@ def play(
     ] = Variant.standard,
     name: Annotated[str, typer.Option(help="Your name in the record.")] = "you",
 ) -> None:
-    """Play a game in the terminal: you against 0 to 5 bots (or bots alone with --no-human).
+    """Play a game in the terminal: you against up to 5 bots (or bots alone with --no-human).
 
     Quitting (quit, end of input, Ctrl-C) with --record saves the rounds played so far;
     --resume RECORD continues them.
@@ -335,6 +327,7 @@ def _new_game(
 
     from mapkit.engine import Game
     from mapkit.engine.record import Replayed
+    from mapkit.engine.seats import MAX_PLAYERS, PLAYER_RANGE, seat_names, valid_player_count
 
     (path,) = map_paths([map])
     city = load_or_fail(path)
@@ -342,11 +335,11 @@ def _new_game(
         seed = random.SystemRandom().randrange(2**31)
     players = make_players(bots, seed)
     human = not no_human
-    if human and len(players) > 5:
-        fail("at most 5 bots play against you", 2)
-    if not human and not 1 <= len(players) <= 6:
-        fail("--no-human needs 1 to 6 bots (--bots random,random)", 2)
-    names = ([name] if human else []) + [f"{b}-{i + 1}" for i, (b, _) in enumerate(players)]
+    if human and len(players) > MAX_PLAYERS - 1:
+        fail(f"at most {MAX_PLAYERS - 1} bots play against you", 2)
+    if not human and not valid_player_count(len(players)):
+        fail(f"--no-human needs {PLAYER_RANGE} bots (--bots random,random)", 2)
+    names = ([name] if human else []) + seat_names([b for b, _ in players])
     if len(set(names)) != len(names):
         fail(f"the name {name!r} is taken by a bot; choose another --name", 2)
     seats: list[Any] = ([None] if human else []) + [bot for _, bot in players]
@@ -356,14 +349,12 @@ def _new_game(
     return _Session(path, game, state, names, seats, Replayed(game, state, names, 0, windows), None)
 
 
-_BOT_NAME = re.compile(r"([a-z]+)-([1-6])")
-
-
 def _resumed(map: str | None, resume: Path, record: Path | None, force: bool) -> _Session:
     """The game of an unfinished record, ready to go on: bots named ``<bot>-<n>`` (as
     ``play`` names them) play again, the one other name is the person at the keyboard."""
     from mapkit.bots import BOTS, make_bot
     from mapkit.engine.record import RecordError, replay
+    from mapkit.engine.seats import BOT_SEAT, play_bot_seed
 
     doc = read_record(resume)
     path = record_map(resume, doc, map, "the MAP")
@@ -377,9 +368,9 @@ def _resumed(map: str | None, resume: Path, record: Path | None, force: bool) ->
     seed = rep.state.seed
     seats: list[Any] = []
     for player in rep.players:
-        m = _BOT_NAME.fullmatch(player)
-        if m and m.group(1) in BOTS:  # the seed make_players gave it
-            seats.append(make_bot(m.group(1), seed=seed * 1000 + int(m.group(2)) - 1))
+        m = BOT_SEAT.fullmatch(player)
+        if m and m["bot"] in BOTS:  # the seed make_players gave it
+            seats.append(make_bot(m["bot"], seed=play_bot_seed(seed, int(m["number"]) - 1)))
         else:
             seats.append(None)
     if seats.count(None) > 1:

@@ -129,8 +129,10 @@ def simulate(
     unknown = [b for b in names if b not in BOTS]
     if unknown:
         fail(f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}", 2)
-    if not 1 <= len(names) <= 6:
-        fail("--bots names 1 to 6 bots, one per seat", 2)
+    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
+
+    if not valid_player_count(len(names)):
+        fail(f"--bots names {PLAYER_RANGE} bots, one per seat", 2)
     games = options.games(games)
     options.time_limit(time_limit)
     jobs = options.jobs(jobs)

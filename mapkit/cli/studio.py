@@ -37,12 +37,22 @@ def studio(
     browser: Annotated[
         bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")
     ] = True,
+    root: Annotated[
+        str | None,
+        typer.Option(
+            help='The folder "Save as" writes in (default: the map\'s folder; for a shipped '
+            "city the current folder).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Design a map in the browser: draw, see every problem live, play-test, save.
 
-    Serves one map on http://127.0.0.1:PORT until Ctrl+C. Nothing is written until you
-    save; a new map is written where MAP says.
+    Serves one map on http://127.0.0.1:PORT/?token=... until Ctrl+C (the token keeps other
+    programs and users out). Nothing is written until you save; a new map is written where
+    MAP says, "save as" only inside the map's folder (or --root).
     """
+    import os
     from pathlib import Path
 
     from mapkit.resources import resolve_map
@@ -51,15 +61,19 @@ def studio(
     readonly = map is not None and path != Path(map)  # a shipped city named, not a path
     if path.is_dir():
         fail(f"{map} is a folder; name a map file (e.g. {map}/my-city.json)", 2)
+    if path.exists() and not path.is_file():
+        fail(f"{map} is not a regular file (a device or a pipe?); name a map file", 2)
     if not path.exists() and not path.parent.resolve().is_dir():
         fail(f"the folder {path.parent} does not exist", 2)
     if port is not None and not 0 <= port <= 65535:
         fail("--port must be 0 (a free port) up to 65535", 2)
+    if root is not None and not os.path.isdir(root):
+        fail(f"--root {root}: no such folder", 2)
 
     from mapkit.studio.session import Session
 
     try:
-        session = Session(path, readonly=readonly)
+        session = Session(path, readonly=readonly, root=Path(root) if root else None)
     except OSError as exc:
         fail(f"cannot read {path}: {exc.strerror}", 2)
     except ValueError as exc:
@@ -69,15 +83,20 @@ def studio(
             1,
         )
 
+    import secrets
     import socket
 
     import uvicorn
 
     from mapkit.studio.app import create_app
+    from mapkit.studio.playtest import Worker
 
     # IPPROTO_TCP: asyncio sets TCP_NODELAY only on sockets that say so; without it every
-    # response waits ~40 ms for a delayed ACK between its headers and its body
+    # response waits ~40 ms for a delayed ACK between its headers and its body.
+    # SO_REUSEADDR: a restart right after Ctrl-C gets the same port (the old connections'
+    # TIME_WAIT would refuse it), so the page's origin and the browser's autosave stay
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(("127.0.0.1", _usual_port(path) if port is None else port))
     except OSError as exc:
@@ -87,10 +106,14 @@ def studio(
         sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     hosts = [f"127.0.0.1:{port}", f"localhost:{port}"]
-    url = f"http://127.0.0.1:{port}/"
-    app = create_app(session, hosts)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    token = secrets.token_urlsafe(24)
+    url = f"http://127.0.0.1:{port}/?token={token}"
+    worker = Worker()
+    app = create_app(session, hosts, token=token, worker=worker)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2
+    )
+    server = _server_class()(config, worker)
     state = "read-only (use save as)" if readonly else "new: nothing written until you save"
     note = "" if path.exists() and not readonly else f" [{state}]"
     typer.echo(f"mapkit studio: {path}{note}\n  {url}  (Ctrl+C to stop)", err=True)
@@ -100,6 +123,24 @@ def studio(
 
         threading.Timer(0.3, webbrowser.open, args=(url,)).start()
     server.run(sockets=[sock])
+
+
+def _server_class():
+    import uvicorn
+
+    class StudioServer(uvicorn.Server):
+        """uvicorn's server, which on Ctrl-C or SIGTERM also kills the play-test process at
+        once: a running play-test answers at once and the server stops."""
+
+        def __init__(self, config, worker) -> None:
+            super().__init__(config)
+            self.worker = worker
+
+        def handle_exit(self, sig, frame) -> None:
+            super().handle_exit(sig, frame)
+            self.worker.kill()
+
+    return StudioServer
 
 
 def register(app: typer.Typer) -> None:

@@ -81,6 +81,7 @@ def measure_decisions(
 ) -> Decisions:
     from mapkit.bots import make_bot
     from mapkit.engine import Game, GameOptions
+    from mapkit.engine.seats import seat_seed
     from mapkit.simulate import game_seed
 
     game = Game(city, GameOptions(players=1, special_stations=special))
@@ -90,7 +91,7 @@ def measure_decisions(
     for i in range(games):
         gs = game_seed(seed, i)
         state = game.new_initial_state(gs)
-        player.rng = random.Random(gs * 7)
+        player.rng = random.Random(seat_seed(gs, 0))
         pick = random.Random(f"mapkit-decisions:{gs}")
         turn = 0
         matters = 0

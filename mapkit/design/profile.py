@@ -1,20 +1,26 @@
 """A map's quick profile: what ``tune`` optimises and ``compare`` sets side by side.
 
-Kernel-played only (fast): greedy solo scores and random solo scores on the same decks (for
-the luck share of that two-bot ladder, ``skill.shares``), and per line, from greedy games with
-``players`` seats, completions, bonus points paid and the measured difficulty of
-``mapkit simulate`` (``summarize``). Decisions are slower and measured on demand.
+Kernel-played only (fast): greedy and random solo scores on the same decks (their paired gap is
+the **skill headroom**, what competent play earns over random play), with ``luck_games`` also
+lookahead solo scores on the first of those decks (the luck share among competent bots,
+``skill.shares`` over greedy and lookahead), and per line, from greedy games with ``players``
+seats, completions, bonus points paid and the measured difficulty of ``mapkit simulate``
+(``summarize``). Decisions are slower and measured on demand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mapkit.design.intervals import Estimate, bootstrap_ci, mean_ci, proportion_ci
+from mapkit.design.intervals import (
+    Estimate,
+    bootstrap_ci,
+    mean_ci,
+    paired_difference_ci,
+    proportion_ci,
+)
 from mapkit.design.skill import outcomes, shares, solo_scores
 from mapkit.mapfile.model import CityMap
-
-FAST_LADDER = ("random", "greedy")
 
 
 @dataclass
@@ -37,22 +43,40 @@ class Profile:
     greedy: list[int]
     random: list[int]
     lines: dict[str, LineProfile]
+    lookahead: list[int] | None = None
+    """Lookahead solo scores on the first decks (``luck_games``), or None: not measured."""
 
     @property
     def mean(self) -> Estimate:
         return mean_ci(self.greedy)
 
     @property
+    def headroom(self) -> Estimate:
+        """Greedy minus random on the same decks (paired): what competent play earns."""
+        return paired_difference_ci(self.random, self.greedy)
+
+    def _competent(self) -> list[tuple[int, int]]:
+        if self.lookahead is None:
+            raise ValueError("the luck share needs lookahead scores (luck_games)")
+        return list(zip(self.greedy, self.lookahead, strict=False))
+
+    @property
     def luck(self) -> float:
-        return shares(list(zip(self.random, self.greedy, strict=True)))[0]
+        """Deck share of the score variance among greedy and lookahead (``skill.shares``)."""
+        return shares(self._competent())[0]
 
     def luck_ci(self, seed: int) -> Estimate:
-        rows = list(zip(self.random, self.greedy, strict=True))
-        return bootstrap_ci(rows, lambda rs: shares(rs)[0], seed)
+        return bootstrap_ci(self._competent(), lambda rs: shares(rs)[0], seed)
 
 
 def profile(
-    city: CityMap, games: int, seed: int, players: int = 1, special: bool = False, jobs: int = 1
+    city: CityMap,
+    games: int,
+    seed: int,
+    players: int = 1,
+    special: bool = False,
+    jobs: int = 1,
+    luck_games: int = 0,
 ) -> Profile:
     from mapkit.simulate import RunConfig, summarize
 
@@ -79,4 +103,7 @@ def profile(
             stats.difficulty,
             pts,
         )
-    return Profile(city.id, games, players, greedy, random, lines)
+    lookahead = None
+    if luck_games:
+        lookahead = solo_scores(city, "lookahead", min(games, luck_games), seed, special, jobs)
+    return Profile(city.id, games, players, greedy, random, lines, lookahead)

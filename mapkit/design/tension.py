@@ -81,6 +81,7 @@ def measure_tension(
 ) -> Tension:
     from mapkit.bots import make_bot
     from mapkit.engine import Game, GameOptions
+    from mapkit.engine.seats import seat_seed
     from mapkit.simulate import game_seed
 
     game = Game(city, GameOptions(players=players, special_stations=special))
@@ -89,7 +90,7 @@ def measure_tension(
     for i in range(games):
         gs = game_seed(seed, i)
         for p, bot in enumerate(bots):
-            bot.rng = random.Random(gs * 7 + p)
+            bot.rng = random.Random(seat_seed(gs, p))
         state = game.new_initial_state(gs)
         trail: list[list[int]] = []
         while not state.is_terminal():

@@ -1,33 +1,41 @@
-"""The 14-card deck: card kinds, their values and the names used in game records.
-
-The one card table. The rules that read it (the crosses a card allows, the dealer) are
-functions of the game kernel (``kernel.py``), which builds its C arrays from these tuples.
-"""
+"""The deck as the engine reads it: the card table (:mod:`mapkit.cards`) and the two player ids
+that are no player (OpenSpiel's chance and terminal ids)."""
 
 from __future__ import annotations
+
+from mapkit.cards import (
+    CARD_BY_NAME,
+    CARD_EXPRESS,
+    CARD_NAMES,
+    CARD_VALUE,
+    DECK,
+    DECK_COUNTS,
+    DECK_SIZE,
+    FREE,
+    PLUS,
+    SIX,
+    card_kind,
+    window_text,
+)
 
 CHANCE = -1
 """``current_player()`` while a card is to be revealed (OpenSpiel's chance player id)."""
 TERMINAL = -4
 """``current_player()`` once the game is over (OpenSpiel's terminal player id)."""
 
-N3, N4, N5, N6, X2, X3, PLUS, FREE = range(8)
-CARD_NAMES: tuple[str, ...] = ("3", "4", "5", "6", "x2", "x3", "+", "free")
-DECK_COUNTS: tuple[int, ...] = (2, 3, 2, 1, 2, 1, 2, 1)
-CARD_VALUE: tuple[int, ...] = (3, 4, 5, 6, 2, 3, 0, 0)
-CARD_EXPRESS: tuple[bool, ...] = (False, False, False, False, True, True, False, False)
-DECK: tuple[int, ...] = tuple(k for k, n in enumerate(DECK_COUNTS) for _ in range(n))
-DECK_SIZE = len(DECK)
-"""Cards in a full pile (14): after the round of the 6 all of them return."""
-SIX = N6
-CARD_BY_NAME: dict[str, int] = {name: k for k, name in enumerate(CARD_NAMES)}
-
-
-def card_kind(name: str) -> int:
-    """The card kind of a record's card name; ``KeyError`` for a name the deck has not."""
-    return CARD_BY_NAME[name]
-
-
-def window_text(card: int) -> str:
-    """What a player writes into the window for a card: the plain value, or ``+``."""
-    return "+" if card == PLUS else str(CARD_VALUE[card])
+__all__ = [
+    "CARD_BY_NAME",
+    "CARD_EXPRESS",
+    "CARD_NAMES",
+    "CARD_VALUE",
+    "CHANCE",
+    "DECK",
+    "DECK_COUNTS",
+    "DECK_SIZE",
+    "FREE",
+    "PLUS",
+    "SIX",
+    "TERMINAL",
+    "card_kind",
+    "window_text",
+]

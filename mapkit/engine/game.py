@@ -8,6 +8,7 @@ from typing import Any
 
 from mapkit.engine.cards import CARD_NAMES, CARD_VALUE, FREE, PLUS
 from mapkit.engine.errors import IllegalMove
+from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 from mapkit.engine.state import State
 from mapkit.engine.tables import Tables
 from mapkit.mapfile.model import CityMap
@@ -17,14 +18,15 @@ _MOVE_KEYS = {"line", "crosses", "direction", "station", "then"}
 
 @dataclass(frozen=True)
 class GameOptions:
-    """``players`` 1..6 (1: solo scoring); ``special_stations``: the Paris/Madrid variant."""
+    """``players`` 1 to 6 (:mod:`~mapkit.engine.seats`; 1: solo scoring); ``special_stations``:
+    the Paris/Madrid variant."""
 
     players: int = 1
     special_stations: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 1 <= self.players <= 6:
-            raise ValueError(f"players must be 1 to 6, not {self.players!r}")
+        if not isinstance(self.players, int) or not valid_player_count(self.players):
+            raise ValueError(f"players must be {PLAYER_RANGE}, not {self.players!r}")
 
 
 class Game:

@@ -12,6 +12,10 @@ It is Cython in pure-Python mode: installing the package compiles this very file
 and gcc into an extension module beside it (``hatch_build.py``), which Python imports
 instead of the source. Uncompiled (``uncompiled()``), the same source runs as plain Python:
 the fallback of the rules is never another copy of them. ``COMPILED`` tells which runs.
+Uncompiled, an element of a numpy array is a numpy scalar, not a Python int: every function
+Python code calls hands out Python ints, as the compiled module does (``int()`` at the
+boundary; the map's flat tables are ``array.array``), and ``tests/test_kernel_uncompiled.py``
+plays the same games through both.
 
 Bot choices reproduce the Python bots exactly, including their ``random.Random`` streams
 (MT19937, ``random()`` as CPython computes it) and the evaluation of ``bots/evaluate.py``.
@@ -27,7 +31,8 @@ from typing import Any, NamedTuple
 
 import cython
 
-from mapkit.engine.cards import CARD_EXPRESS, CARD_VALUE, DECK_COUNTS, DECK_SIZE, FREE, PLUS, SIX
+from mapkit.cards import CARD_EXPRESS, CARD_VALUE, DECK_COUNTS, DECK_SIZE, FREE, PLUS, SIX
+from mapkit.engine.seats import SEAT_SEED_STRIDE
 
 COMPILED: bool = cython.compiled
 """Is this the compiled extension module (``True``) or the source run as Python?"""
@@ -39,7 +44,6 @@ V1 = cython.typedef(cython.longlong[:])
 V2 = cython.typedef(cython.longlong[:, :])
 V3 = cython.typedef(cython.longlong[:, :, :])
 F1 = cython.typedef(cython.double[:])
-B2 = cython.typedef(cython.schar[:, :])
 B3 = cython.typedef(cython.schar[:, :, :])
 
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
@@ -51,6 +55,7 @@ _FREE = cython.declare(i64, FREE)
 _PLUS = cython.declare(i64, PLUS)
 _SIX = cython.declare(i64, SIX)
 _DECK_SIZE = cython.declare(i64, DECK_SIZE)
+_SEAT_STRIDE = cython.declare(i64, SEAT_SEED_STRIDE)
 _RANDOM = cython.declare(i64, RANDOM)
 _GREEDY = cython.declare(i64, GREEDY)
 _LOOKAHEAD = cython.declare(i64, LOOKAHEAD)
@@ -238,17 +243,18 @@ def kernel_map(t: Any) -> KernelMap:
         route[li, 1, : len(st)] = rs[len(rs) - 1]  # no negative index: compiled without wraparound
         for s in st:
             occ[s].append(li)
-    start = np.zeros(S + 1, np.int64)
+    start = [0] * (S + 1)
     for s in range(S):
         start[s + 1] = start[s] + len(occ[s])
-    base = np.zeros(L, np.int64)
+    base = [0] * L
     ri = 0
     for li in range(L):
         base[li] = ri
         ri += 2 if t.loop[li] else 1
 
     def ints(values: Any) -> Any:
-        return np.array(values, np.int64)
+        # array.array, not numpy: run uncompiled, indexing it gives Python ints, as compiled
+        return array.array("q", values)
 
     return KernelMap(
         {
@@ -261,9 +267,9 @@ def kernel_map(t: Any) -> KernelMap:
             "others": ints(t.others),
             "count": ints(t.intersections),
             "special": ints(t.special),
-            "occ_start": start,
+            "occ_start": ints(start),
             "occ_line": ints([li for o in occ for li in o] or [0]),
-            "route_base": base,
+            "route_base": ints(base),
             "slots": ints(t.slots),
             "mt_init": ints(_init_genrand(19650218)),
         }
@@ -322,10 +328,11 @@ def _init_genrand(s: int) -> list[int]:
 @cython.cfunc
 @cython.exceptval(check=False)
 def _mt_seed(mt: V1, seed: i64, seat: i64, init: V1) -> cython.void:
-    """``random.Random(seed * 7 + seat)`` (``init_by_array`` of its 32-bit words, from
-    ``init``: ``init_genrand(19650218)``, the same for every seed); ``mt[624]`` is the index."""
-    w0: i64 = (seed & M32) * 7 + seat
-    w1: i64 = (seed >> 32) * 7 + (w0 >> 32)
+    """``random.Random(seats.seat_seed(seed, seat))`` (``init_by_array`` of its 32-bit words,
+    from ``init``: ``init_genrand(19650218)``, the same for every seed); ``mt[624]`` is the
+    index."""
+    w0: i64 = (seed & M32) * _SEAT_STRIDE + seat
+    w1: i64 = (seed >> 32) * _SEAT_STRIDE + (w0 >> 32)
     key0: i64 = w0 & M32
     key1: i64 = w1 & M32
     key2: i64 = w1 >> 32
@@ -545,7 +552,7 @@ class RouteScan(NamedTuple):
 def route_scan(km: KernelMap, mk: V1, li: int, d: int, sc: Scratch) -> RouteScan:
     """:func:`scan_route` for Python callers (the checked engine's tables)."""
     f: Scan = scan_route(km, mk, li, d, sc.bf)
-    return RouteScan(tuple([sc.bf[i] for i in range(f.empties)]), f.run)
+    return RouteScan(tuple([int(sc.bf[i]) for i in range(f.empties)]), int(f.run))
 
 
 def line_choices(km: KernelMap, mk: V1, li: int, card: int, sc: Scratch) -> tuple[int, ...]:
@@ -553,13 +560,13 @@ def line_choices(km: KernelMap, mk: V1, li: int, card: int, sc: Scratch) -> tupl
     in the order ``State.legal_actions`` lists them: forward 0..most, then the backward moves
     of a loop that mark other stops than the forward move with as many crosses."""
     n: i64 = _choices(km, mk, li, card, sc)
-    return tuple([sc.ch[i] for i in range(n)])
+    return tuple([int(sc.ch[i]) for i in range(n)])
 
 
 def canonical_move(km: KernelMap, mk: V1, li: int, d: int, k: int, card: int, sc: Scratch) -> int:
     """A legal line move as listed: a loop's backward move that marks what the forward move
     with as many crosses marks is that forward move (``li << 4 | d << 3 | k``)."""
-    return _canonical(km, mk, li, d, k, card, sc)
+    return int(_canonical(km, mk, li, d, k, card, sc))
 
 
 # ------------------------------------------------------------------ the sheets
@@ -990,8 +997,12 @@ def candidates(
         nm = _move_marks(km, mk, sc.cl[i], sc.cdr[i], sc.ck[i], card, sc.cs[i], sc)
         marks: object = 0  # a Python int: a map has up to 400 stations
         for j in range(nm):
-            marks |= cython.cast(object, 1) << sc.marks[j]
-        out.append(Candidate(sc.cd[i], sc.cl[i], sc.cdr[i], sc.ck[i], sc.cs[i], marks))
+            marks |= 1 << int(sc.marks[j])
+        out.append(
+            Candidate(
+                float(sc.cd[i]), int(sc.cl[i]), int(sc.cdr[i]), int(sc.ck[i]), int(sc.cs[i]), marks
+            )
+        )
     return out
 
 
@@ -1202,7 +1213,7 @@ def _play(
     special: cython.bint, mts: V2, hist: V1,
 ) -> i64:  # fmt: skip
     """One game from the seed: the seeded deck, seat ``p`` playing bot ``bots[p]`` with the
-    stream ``random.Random(seed * 7 + p)``. Writes the history (cards and actions) into
+    stream ``random.Random(seat_seed(seed, p))``. Writes the history (cards and actions) into
     ``hist`` as far as it has room; returns its length."""
     n: i64 = sh.players
     S: i64 = km.n_stations

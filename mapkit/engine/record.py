@@ -11,10 +11,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from mapkit.engine.cards import CARD_BY_NAME, CARD_NAMES, FREE, TERMINAL, window_text
+from mapkit.engine.cards import CARD_BY_NAME, CARD_NAMES, FREE, window_text
 from mapkit.engine.errors import IllegalMove
 from mapkit.engine.game import Game
 from mapkit.engine.scoring import solo_band, solo_rating
+from mapkit.engine.seats import MAX_PLAYERS, PLAYER_RANGE, valid_player_count
 from mapkit.engine.state import State
 from mapkit.mapfile.jsonpos import Positions, join_pointer
 from mapkit.mapfile.model import CityMap, fingerprint
@@ -192,7 +193,11 @@ def _explain(doc: Any, path: list[Any], err: Any) -> tuple[int | None, str | Non
     if head == "variant":
         return None, None, "'variant' must be an object like {\"special_stations\": false}"
     if head == "players":
-        return None, None, "'players' must be a list of 1 to 6 unique names of 1 to 40 characters"
+        return (
+            None,
+            None,
+            f"'players' must be a list of {PLAYER_RANGE} unique names of 1 to 40 characters",
+        )
     if head == "seed":
         return None, None, f"'seed' must be an integer from -2^63 to 2^64-1, not {_json(value)}"
     if head != "rounds":
@@ -215,7 +220,8 @@ def _explain(doc: Any, path: list[Any], err: Any) -> tuple[int | None, str | Non
             return (
                 r,
                 None,
-                f"wrong number of moves: {len(value)} moves; a game has at most 6 players",
+                f"wrong number of moves: {len(value)} moves; a game has at most {MAX_PLAYERS}"
+                " players",
             )
         return r, None, "'moves' must be a list with one move per player"
     p = path[3]
@@ -260,11 +266,11 @@ def check_header(doc: Any, city: CityMap | None = None) -> tuple[list[str], bool
     players = doc.get("players")
     if (
         not isinstance(players, list)
-        or not 1 <= len(players) <= 6
+        or not valid_player_count(len(players))
         or not all(isinstance(p, str) and p for p in players)
         or len(set(players)) != len(players)
     ):
-        raise RecordError("'players' must be a list of 1 to 6 unique, non-empty names")
+        raise RecordError(f"'players' must be a list of {PLAYER_RANGE} unique, non-empty names")
     seed = doc.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise RecordError("'seed' must be an integer")
@@ -523,7 +529,3 @@ def to_json(doc: dict[str, Any]) -> str:
     lines.append("  ]")
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def is_over(state: State) -> bool:
-    return state.current_player() == TERMINAL

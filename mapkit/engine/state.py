@@ -222,11 +222,6 @@ class State:
         L = self._t.n_lines
         return self._win[player * L : player * L + L]
 
-    def line_masks_row(self, player: int) -> list[int]:
-        """``line_mask(player, li)`` of every line, in line order, in one call (a new list)."""
-        L = self._t.n_lines
-        return self._local[player * L : player * L + L]
-
     def completion_round(self, player: int, line: int) -> int:
         """The round (1-based) whose resolution completed ``line`` for the player, or 0."""
         return self._when[player * self._t.n_lines + line]

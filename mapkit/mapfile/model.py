@@ -24,6 +24,7 @@ class Station:
     index: int
     name: str | None = None
     special: bool = False
+    pinned: bool = False
 
     @property
     def xy(self) -> Point:
@@ -155,6 +156,7 @@ def build_map(doc: Mapping[str, Any], source: str | None = None) -> CityMap:
             index=i,
             name=s.get("name"),
             special=bool(s.get("special", False)),
+            pinned=bool(s.get("pinned", False)),
         )
         for i, s in enumerate(doc["stations"])
     )

@@ -3,16 +3,18 @@
 So a game can be played with nothing but the printout: ``--back`` prints, behind
 each sheet, the cards, a round, the scoring (solo or multiplayer) and the solo
 rating table; ``--cards`` prints the deck. Counts, values and the rating table
-come from the rules engine (:mod:`mapkit.engine.cards`, :mod:`mapkit.engine.scoring`);
+come from the card table (:mod:`mapkit.cards`) and the rules engine
+(:mod:`mapkit.engine.scoring`);
 only the wording lives here.
 """
 
 from __future__ import annotations
 
-from mapkit.engine.cards import CARD_EXPRESS, CARD_NAMES, CARD_VALUE, DECK, DECK_COUNTS, PLUS
+from mapkit.cards import CARD_EXPRESS, CARD_NAMES, CARD_VALUE, DECK, DECK_COUNTS, PLUS
 from mapkit.engine.scoring import LOWEST_RATING, RATINGS, solo_band
 from mapkit.mapfile.model import CityMap
 from mapkit.render.fontmetrics import text_width
+from mapkit.render.panel import SCORE_DETAILS, SCORE_OPERATORS, score_titles
 from mapkit.render.style import INK, PAPER_WHITE, fmt
 from mapkit.render.svg import SheetDrawing
 from mapkit.sheet import PAPERS, Rect
@@ -129,14 +131,9 @@ def back_svg(
     for step in steps:
         y = page.para(col, y, "• " + step)
     y = page.block(col, y + 3.0, "Scoring")
-    empty = (
-        "− every empty station counts 1 (solo: not halved)"
-        if solo
-        else "− empty stations ÷ 2, rounded down"
-    )
-    lines = "completed lines: solo, every line its diamond" if solo else "completed lines"
-    for item in (lines, "+ 2 × the sum of your boxed interchange numbers", empty, "= total"):
-        y = page.para(col, y, item)
+    for box, caption in score_titles(solo).items():
+        detail = f": {SCORE_DETAILS[box]}" if box in SCORE_DETAILS else ""
+        y = page.para(col, y, f"{SCORE_OPERATORS[box]} {caption}{detail}".strip())
     y = page.para(col, y, "Most points wins; a tie goes to fewer empty stations.", size=3.1)
 
     col = cols[2]

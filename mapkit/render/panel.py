@@ -27,6 +27,13 @@ SOLO_SCORE_TITLES = {
     "empty": "empty stations (not halved)",
 }
 SCORE_OPERATORS = {"lines": "", "interchanges": "+", "empty": "−", "total": "="}
+SCORE_DETAILS = {"interchanges": "the sum of your boxed interchange numbers"}
+"""What the back's rules summary adds to a score box's caption."""
+
+
+def score_titles(solo: bool) -> dict[str, str]:
+    """The caption of each score box: the sheet's boxes and the back's summary say the same."""
+    return SOLO_SCORE_TITLES if solo else SCORE_TITLES
 
 
 def draw_panel(d: SheetDrawing) -> None:
@@ -88,7 +95,7 @@ def draw_scoring(d: SheetDrawing) -> None:
     """The four end-game boxes, each with its title, operator and a small picture."""
     lay = d.lay
     g = d.group("scoring", id="scoring", **{"data-game": "solo" if d.solo else "multiplayer"})
-    titles = SOLO_SCORE_TITLES if d.solo else SCORE_TITLES
+    titles = score_titles(d.solo)
     px = lay.panel.x
     for name, bx in lay.score_boxes.items():
         d.text(

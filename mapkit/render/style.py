@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mapkit.colour import RGB, contrast_ratio, hex_to_rgb, relative_luminance
+
 INK = "#1d2433"
 PAPER_WHITE = "#ffffff"
 PEN = "#14296e"
 SPECIAL_FILL = "#f2b705"
-
-Rgb = tuple[float, float, float]
 
 
 def fmt_points(points) -> list[tuple[str, str]]:
@@ -18,37 +18,17 @@ def fmt_points(points) -> list[tuple[str, str]]:
     return [(fmt(x), fmt(y)) for x, y in points]
 
 
-def rgb(color: str) -> Rgb:
-    c = color.lstrip("#")
-    return (int(c[0:2], 16) / 255, int(c[2:4], 16) / 255, int(c[4:6], 16) / 255)
-
-
-def hex_color(c: Rgb) -> str:
+def hex_color(c: RGB) -> str:
     return "#" + "".join(f"{round(max(0.0, min(1.0, v)) * 255):02x}" for v in c)
-
-
-def luminance(color: str) -> float:
-    """WCAG relative luminance: decides dark or light text and casings."""
-
-    def lin(v: float) -> float:
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (lin(v) for v in rgb(color))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: str, b: str) -> float:
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
 
 
 def text_on(fill: str) -> str:
     """Ink or white, whichever reads better on ``fill``."""
-    return INK if contrast(fill, INK) >= contrast(fill, PAPER_WHITE) else PAPER_WHITE
+    return INK if contrast_ratio(fill, INK) >= contrast_ratio(fill, PAPER_WHITE) else PAPER_WHITE
 
 
 def gray(color: str) -> str:
-    level = luminance(color) ** (1 / 2.2)
+    level = relative_luminance(color) ** (1 / 2.2)
     return hex_color((level, level, level))
 
 
@@ -105,13 +85,13 @@ def gray_styles(line_ids: list[str], neighbours: dict[str, set[str]]) -> dict[st
 
 def colour_style(color: str, sheet_color: str) -> LineStyle:
     """A coloured line, with a dark casing when it would vanish into the sheet colour."""
-    casing = INK if contrast(color, sheet_color) < 1.6 else None
+    casing = INK if contrast_ratio(color, sheet_color) < 1.6 else None
     return LineStyle(color, casing=casing)
 
 
 # Yellow -> orange -> dark red: readable on paper, dark end for the high values.
-_SCALE: tuple[Rgb, ...] = tuple(
-    rgb(c) for c in ("#ffffcc", "#fed976", "#fd8d3c", "#e31a1c", "#800026")
+_SCALE: tuple[RGB, ...] = tuple(
+    hex_to_rgb(c) for c in ("#ffffcc", "#fed976", "#fd8d3c", "#e31a1c", "#800026")
 )
 
 

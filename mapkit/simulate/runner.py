@@ -12,12 +12,13 @@ import functools
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from mapkit import workers
 from mapkit.engine.cards import CHANCE
+from mapkit.engine.seats import seat_names, seat_seed
 from mapkit.mapfile.model import CityMap
 from mapkit.simulate.outcome import GameOutcome, SeatOutcome
 
@@ -79,12 +80,12 @@ class Player:
         if self.all_random:
             rngs = self._rngs
             for seat, rng in enumerate(rngs):
-                _reseed(rng, seed * 7 + seat)
+                _reseed(rng, seat_seed(seed, seat))
                 rng.gauss_next = None
             state = self.game.new_initial_state(seed).seeded_playout(rngs)
         else:
             for seat, bot in enumerate(bots):
-                bot.rng = random.Random(seed * 7 + seat)
+                bot.rng = random.Random(seat_seed(seed, seat))
             state = self.game.new_initial_state(seed)
             checked = [not bot.legal_only for bot in bots]
             while True:
@@ -150,7 +151,7 @@ class Player:
             return None
         from mapkit.engine.record import record_from_history
 
-        names = [f"{name}-{i + 1}" for i, name in enumerate(self.cfg.bots)]
+        names = seat_names(self.cfg.bots)
         return record_from_history(self.game, state.history(), names, seed)
 
 
@@ -269,11 +270,6 @@ _worker: Player | None = None
 _kworker: KernelPlayer | None = None
 
 
-def _kinit(player: KernelPlayer) -> None:
-    global _kworker
-    _kworker = player
-
-
 def _kernel_chunk(bounds: tuple[int, int]) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
     assert _kworker is not None
     return _kworker.tally(*bounds)
@@ -335,9 +331,6 @@ def run(
         if pool is not None:
             pool.terminate()
     return total
-
-
-_worker: Player | None = None
 
 
 def _init(city: CityMap, cfg: RunConfig) -> None:
@@ -408,7 +401,3 @@ def simulate(
         if record is not None and on_record is not None:
             on_record(outcome.index, record)
     return outcomes
-
-
-def seat_names(bots: Sequence[str]) -> list[str]:
-    return [f"{name}-{i + 1}" for i, name in enumerate(bots)]

@@ -10,6 +10,8 @@ let PALETTE = [];
 const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+// The session token of the address mapkit studio printed: every request carries it.
+const TOKEN = document.querySelector('meta[name="mapkit-token"]').content;
 
 const S = {
   doc: null, revision: null, path: "", readonly: false, savedText: "",
@@ -149,7 +151,7 @@ function changed() {
 
 // ---- server sync --------------------------------------------------------------------------
 async function api(method, url, body) {
-  const opts = { method, headers: {} };
+  const opts = { method, headers: { "X-Mapkit-Token": TOKEN } };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -176,8 +178,17 @@ async function sync() {
         [["Reload", () => location.reload()]]);
       return;
     }
-    if (!res.ok) { status(data.error || `error ${res.status}`); return; }
+    if (!res.ok) { refused(res, data); return; }
     S.revision = data.revision;
+    if (data.map) {
+      // half characters (lone surrogates, say half a pasted emoji) became U+FFFD, as mapkit
+      // reads them in a map file: the page shows the map as the server and a saved file have it
+      S.doc = data.map;
+      autosave();
+      drawPanels();
+      drawOverlay();
+      banner(`${data.replaced} half character(s) (half of an emoji?) replaced by \ufffd, as mapkit reads map files.`, [["OK", () => banner(null)]]);
+    }
     markDirty(data.dirty);
     if (!S.needSync) await Promise.all([loadDiagnostics(), loadSheet(), loadIntersections()]);
   } catch (err) {
@@ -207,10 +218,10 @@ async function loadSheet() {
   const url = S.heat
     ? `/api/heatmap.svg?paper=${S.paper}`
     : `/api/sheet.svg?paper=${S.paper}&labels=${S.labels ? 1 : 0}`;
-  const res = await fetch(url);
+  const res = await fetch(url, { headers: { "X-Mapkit-Token": TOKEN } });
   const layer = $("#sheet-layer");
   if (!res.ok) {
-    const data = await res.json();
+    const data = await res.json().catch(() => ({ error: `the sheet: error ${res.status}` }));
     if (!S.doc.stations.length) { layer.replaceChildren(); S.layout = null; }
     else status(data.error);
     drawOverlay();
@@ -226,8 +237,9 @@ async function loadSheet() {
     drawOverlay();
     return;
   }
+  const svg = pictureOnly(new DOMParser().parseFromString(text, "image/svg+xml"));
+  if (!svg) { status("the sheet could not be read"); return; }
   S.layout = JSON.parse(res.headers.get("X-Mapkit-Layout"));
-  const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
   const vb = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
   svg.setAttribute("width", vb[2]);
   svg.setAttribute("height", vb[3]);
@@ -238,6 +250,26 @@ async function loadSheet() {
   S.sheetRevision = S.revision;
   if (!S.view || (S.autoFit && S.tool === "select" && !S.drag && !sheetVisible())) fit();
   drawOverlay();
+}
+
+// The server's SVG is built from escaped text; whatever it holds, only drawing elements
+// reach the page (no script, no foreign content, no event handler, no outside link).
+const NOT_DRAWING = new Set(["script", "foreignObject", "iframe", "object", "embed", "use", "image",
+  "a", "animate", "set", "animateMotion", "animateTransform", "handler", "style", "link", "meta"]);
+function pictureOnly(xml) {
+  const root = xml.documentElement;
+  if (!root || root.localName !== "svg" || xml.getElementsByTagName("parsererror").length) return null;
+  if (!root.getAttribute("viewBox")) return null;
+  for (const e of Array.from(root.querySelectorAll("*"))) {
+    if (NOT_DRAWING.has(e.localName) || e.namespaceURI !== SVGNS) { e.remove(); continue; }
+  }
+  for (const e of [root, ...root.querySelectorAll("*")]) {
+    for (const a of Array.from(e.attributes)) {
+      const name = a.name.toLowerCase();
+      if (name.startsWith("on") || name === "style" || (name.endsWith("href") && !a.value.startsWith("#"))) e.removeAttribute(a.name);
+    }
+  }
+  return root;
 }
 
 // Whether the whole sheet is in view (the sheet grows and shrinks as the map does).
@@ -431,13 +463,26 @@ function drawPanels() {
   drawLineList();
 }
 
+// Every map-derived string reaches the page through h(): as a text node or an attribute
+// value, never as markup (tests/test_studio_page.py fails on innerHTML and its kin).
+function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "style") Object.assign(e.style, v);
+    else if (k === "onclick") e.onclick = v;
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
+  return e;
+}
 function field(label, testid, value, attrs = {}) {
   const type = attrs.type || "text";
-  const extra = Object.entries(attrs).filter(([k]) => k !== "type").map(([k, v]) => `${k}="${v}"`).join(" ");
-  if (type === "checkbox") return `<label>${label}</label><input type="checkbox" data-testid="${testid}" ${value ? "checked" : ""} ${extra}>`;
-  return `<label>${label}</label><input type="${type}" data-testid="${testid}" value="${esc(value ?? "")}" ${extra}>`;
+  const input = h("input", { ...attrs, type, "data-testid": testid });
+  if (type === "checkbox") input.checked = !!value;
+  else input.value = value ?? "";
+  return [h("label", {}, label), input];
 }
-function esc(s) { return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
 
 function drawInspector() {
   const box = q("inspector");
@@ -445,14 +490,14 @@ function drawInspector() {
   if (sel && sel.kind === "station" && station(sel.id)) {
     const s = station(sel.id);
     const on = linesAt(s.id);
-    box.innerHTML = `<h2>Station</h2><div class="form">
-      ${field("id", "station-id", s.id)}
-      ${field("name", "station-name", s.name)}
-      ${field("x", "station-x", s.x, { type: "number", step: "any" })}
-      ${field("y", "station-y", s.y, { type: "number", step: "any" })}
-      ${field("special", "station-special", s.special, { type: "checkbox" })}
-      <label>lines</label><span>${on.length ? on.join(", ") : '<span class="needs">none yet</span>'}</span>
-      <label>interchange</label><span>${S.ix[s.id] ?? on.length}</span></div>`;
+    box.replaceChildren(h("h2", {}, "Station"), h("div", { class: "form" },
+      field("id", "station-id", s.id),
+      field("name", "station-name", s.name, { placeholder: "no name yet" }),
+      field("x", "station-x", s.x, { type: "number", step: "any" }),
+      field("y", "station-y", s.y, { type: "number", step: "any" }),
+      field("special", "station-special", s.special, { type: "checkbox" }),
+      h("label", {}, "lines"), h("span", {}, on.length ? on.join(", ") : h("span", { class: "needs" }, "none yet")),
+      h("label", {}, "interchange"), h("span", {}, S.ix[s.id] ?? on.length)));
     bind("station-id", (v) => renameStation(s.id, v));
     bind("station-name", (v) => edit(() => { if (v) s.name = v; else delete s.name; }));
     bind("station-x", (v) => edit(() => { if (v !== "" && isFinite(+v)) s.x = +v; }));
@@ -462,22 +507,27 @@ function drawInspector() {
   }
   if (sel && sel.kind === "line" && line(sel.id)) {
     const l = line(sel.id);
-    const stopsHtml = l.stops.map((id, i) => `<li><span>${i + 1}. ${esc(station(id)?.name || id)}</span>
-      <button data-testid="stop-up" data-i="${i}" title="Earlier">↑</button>
-      <button data-testid="stop-down" data-i="${i}" title="Later">↓</button>
-      <button data-testid="stop-remove" data-i="${i}" title="Remove from the line">×</button></li>`).join("");
-    box.innerHTML = `<h2>Line ${esc(l.id)}</h2><div class="form">
-      ${field("letter", "line-id", l.id)}
-      ${field("name", "line-name", l.name)}
-      ${field("colour", "line-color", l.color, { type: "color" })}
-      ${field("windows", "line-windows", l.windows, { type: "number", min: 1, max: 8, placeholder: "not set" })}
-      ${field("points 1st", "line-first", l.points?.first, { type: "number", min: 0, placeholder: "not set" })}
-      ${field("points later", "line-others", l.points?.others, { type: "number", min: 0, placeholder: "not set" })}
-      ${field("loop", "line-loop", l.loop, { type: "checkbox" })}
-      <label>shape</label><select data-testid="line-shape"><option value="straight">straight</option><option value="octilinear" ${l.shape ? "selected" : ""}>45° bends</option></select>
-      <label>stops</label><span><button data-testid="line-reverse">reverse</button> <button data-testid="line-extend">extend (L)</button></span>
-      <ul class="stops wide">${stopsHtml}</ul></div>
-      <p class="muted">Drag the dashed box (the wagon) to move the depot.</p>`;
+    const stops = l.stops.map((id, i) => h("li", {},
+      h("span", {}, `${i + 1}. ${station(id)?.name || id}`),
+      h("button", { "data-testid": "stop-up", "data-i": i, title: "Earlier" }, "↑"),
+      h("button", { "data-testid": "stop-down", "data-i": i, title: "Later" }, "↓"),
+      h("button", { "data-testid": "stop-remove", "data-i": i, title: "Remove from the line" }, "×")));
+    const shape = h("select", { "data-testid": "line-shape" },
+      h("option", { value: "straight" }, "straight"), h("option", { value: "octilinear" }, "45° bends"));
+    shape.value = l.shape ? "octilinear" : "straight";
+    box.replaceChildren(h("h2", {}, `Line ${l.id}`), h("div", { class: "form" },
+      field("letter", "line-id", l.id),
+      field("name", "line-name", l.name),
+      field("colour", "line-color", l.color, { type: "color" }),
+      field("windows", "line-windows", l.windows, { type: "number", min: 1, max: 8, placeholder: "not set" }),
+      field("points 1st", "line-first", l.points?.first, { type: "number", min: 0, placeholder: "not set" }),
+      field("points later", "line-others", l.points?.others, { type: "number", min: 0, placeholder: "not set" }),
+      field("loop", "line-loop", l.loop, { type: "checkbox" }),
+      h("label", {}, "shape"), shape,
+      h("label", {}, "stops"), h("span", {}, h("button", { "data-testid": "line-reverse" }, "reverse"), " ",
+        h("button", { "data-testid": "line-extend" }, "extend (L)")),
+      h("ul", { class: "stops wide" }, stops)),
+    h("p", { class: "muted" }, "Drag the dashed box (the wagon) to move the depot."));
     bind("line-id", (v) => renameLine(l.id, v.toUpperCase()));
     bind("line-name", (v) => edit(() => { if (v) l.name = v; else delete l.name; }));
     bind("line-color", (v) => edit(() => { l.color = v; }));
@@ -515,14 +565,14 @@ function drawInspector() {
     return;
   }
   const d = S.doc;
-  box.innerHTML = `<h2>Map</h2><div class="form">
-    ${field("name", "map-name", d.name)}
-    ${field("id", "map-id", d.id)}
-    ${field("subtitle", "map-subtitle", d.sheet?.subtitle)}
-    ${field("sheet colour", "map-color", d.sheet?.color || "#ffffff", { type: "color" })}
-    ${field("author", "map-author", d.author)}</div>
-    <p class="muted">${stations().length} stations, ${lines().length} lines,
-    ${lines().reduce((n, l) => n + (l.windows || 0), 0)} windows. Click a station or line to edit it.</p>`;
+  box.replaceChildren(h("h2", {}, "Map"), h("div", { class: "form" },
+    field("name", "map-name", d.name),
+    field("id", "map-id", d.id),
+    field("subtitle", "map-subtitle", d.sheet?.subtitle),
+    field("sheet colour", "map-color", d.sheet?.color || "#ffffff", { type: "color" }),
+    field("author", "map-author", d.author)),
+  h("p", { class: "muted" }, `${stations().length} stations, ${lines().length} lines, `
+    + `${lines().reduce((n, l) => n + (l.windows || 0), 0)} windows. Click a station or line to edit it.`));
   bind("map-name", (v) => edit(() => { d.name = v; }));
   bind("map-id", (v) => edit(() => { d.id = v; }));
   bind("map-subtitle", (v) => edit(() => { d.sheet = d.sheet || {}; if (v) d.sheet.subtitle = v; else delete d.sheet.subtitle; if (!Object.keys(d.sheet).length) delete d.sheet; }));
@@ -559,15 +609,19 @@ function renameLine(old, id) {
 
 function drawLineList() {
   const ul = q("line-list");
-  ul.innerHTML = lines().map((l) => {
+  const rows = lines().map((l) => {
     const needs = [l.windows ? "" : "windows", l.points ? "" : "points"].filter(Boolean);
-    const selected = S.sel && S.sel.kind === "line" && S.sel.id === l.id ? "selected" : "";
-    return `<li data-testid="line-item" data-line-item="${esc(l.id)}" class="${selected}">
-      <span class="swatch" style="background:${esc(l.color)}"></span><b>${esc(l.id)}</b>
-      <span>${l.stops.length} stops${l.loop ? ", loop" : ""}</span>
-      <span class="${needs.length ? "needs" : "muted"}">${needs.length ? `set ${needs.join(" and ")}` : `${l.windows} windows · ${l.points.first}/${l.points.others}`}</span></li>`;
-  }).join("") || '<li class="muted">No lines yet.</li>';
-  for (const li of ul.querySelectorAll("[data-line-item]")) li.onclick = () => select({ kind: "line", id: li.dataset.lineItem });
+    const selected = S.sel && S.sel.kind === "line" && S.sel.id === l.id ? "selected" : null;
+    const li = h("li", { "data-testid": "line-item", "data-line-item": l.id, class: selected },
+      h("span", { class: "swatch", style: { background: l.color } }), h("b", {}, l.id),
+      l.name ? h("span", { class: "line-name" }, l.name) : null,
+      h("span", {}, `${l.stops.length} stops${l.loop ? ", loop" : ""}`),
+      h("span", { class: needs.length ? "needs" : "muted" },
+        needs.length ? `set ${needs.join(" and ")}` : `${l.windows} windows · ${l.points.first}/${l.points.others}`));
+    li.onclick = () => select({ kind: "line", id: l.id });
+    return li;
+  });
+  ul.replaceChildren(...(rows.length ? rows : [h("li", { class: "muted" }, "No lines yet.")]));
 }
 
 const SEVERITY = { error: 0, warning: 1, info: 2 };
@@ -585,11 +639,11 @@ function drawDiagnostics() {
     li.dataset.pointer = d.pointer;
     li.dataset.severity = d.severity;
     li.title = d.hint || "";
-    li.innerHTML = `<code>${esc(d.code)}</code>${esc(d.message)}`;
+    li.append(h("code", {}, d.code), d.message);
     li.onclick = () => selectPointer(d.pointer);
     ul.appendChild(li);
   }
-  if (!list.length) ul.innerHTML = `<li class="muted">No problems${S.draft ? " (draft check)" : ""}.</li>`;
+  if (!list.length) ul.replaceChildren(h("li", { class: "muted" }, `No problems${S.draft ? " (draft check)" : ""}.`));
 }
 
 function selectPointer(pointer) {
@@ -851,9 +905,8 @@ function hover(evt) {
   if (!t.station || !station(t.station)) { tip.hidden = true; return; }
   const s = station(t.station);
   const on = linesAt(s.id);
-  tip.innerHTML = `<b>${esc(s.name || s.id)}</b> <span class="muted">(${esc(s.id)})</span><br>`
-    + `lines: ${on.length ? on.join(", ") : "none"} · intersections: ${S.ix[s.id] ?? on.length}`
-    + `${s.special ? " · special" : ""}`;
+  tip.replaceChildren(h("b", {}, s.name || s.id), " ", h("span", { class: "muted" }, `(${s.id})`), h("br"),
+    `lines: ${on.length ? on.join(", ") : "none"} · intersections: ${S.ix[s.id] ?? on.length}${s.special ? " · special" : ""}`);
   const box = $("#stage").getBoundingClientRect();
   tip.style.left = `${evt.clientX - box.left + 14}px`;
   tip.style.top = `${evt.clientY - box.top + 14}px`;
@@ -935,17 +988,23 @@ function drawPlaytest() {
   const rows = [...pt.reference.map((c) => ({ name: c.name, mean: c.mean })), { name: S.doc.name || "this map", mean: seat.mean, me: true }]
     .sort((a, b) => b.mean - a.mean);
   const top = Math.max(...rows.map((x) => x.mean), 1);
-  const stale = pt.played !== snapshot() ? '<p class="needs">The map changed since this play-test.</p>' : "";
-  box.innerHTML = `${stale}<p>Mean score (seat 1, ${esc(seat.bot)}): <b data-testid="playtest-mean">${seat.mean}</b>
-    ± ${(+seat.sd).toFixed(1)} · p10–p90 ${seat.p10}–${seat.p90} · ${(+r.rounds.mean).toFixed(1)} rounds</p>
-    <div class="bars" data-testid="playtest-reference">${rows.map((x) => `<div class="${x.me ? "this" : ""}">
-      <span class="name">${esc(x.name)}</span><span class="bar" style="width:${(150 * x.mean) / top}px"></span><span>${x.mean}</span></div>`).join("")}</div>
-    <table data-testid="playtest-lines"><tr><th>line</th><th>done</th><th>round</th><th>points</th><th>suggested</th><th></th></tr>
-    ${r.lines.map((l) => `<tr><td>${esc(l.line)}</td><td>${Math.round(l.completion_rate * 100)}%</td><td>${l.mean_round == null ? "–" : (+l.mean_round).toFixed(1)}</td>
-      <td>${l.printed.first}/${l.printed.others}</td><td>${l.suggested.first}/${l.suggested.others}</td>
-      <td><button data-testid="apply-points" data-line="${esc(l.line)}" title="Use the suggested points">use</button></td></tr>`).join("")}</table>
-    <p><button data-testid="apply-all-points">Use all suggested points</button>
-    <label><input type="checkbox" data-testid="toggle-heatmap" ${S.heat ? "checked" : ""}> show where stations stay empty (heatmap)</label></p>`;
+  const stale = pt.played !== snapshot() ? h("p", { class: "needs" }, "The map changed since this play-test.") : null;
+  const heat = h("input", { type: "checkbox", "data-testid": "toggle-heatmap" });
+  heat.checked = S.heat;
+  box.replaceChildren(stale,
+    h("p", {}, `Mean score (seat 1, ${seat.bot}): `, h("b", { "data-testid": "playtest-mean" }, seat.mean),
+      ` ± ${(+seat.sd).toFixed(1)} · p10–p90 ${seat.p10}–${seat.p90} · ${(+r.rounds.mean).toFixed(1)} rounds`),
+    h("div", { class: "bars", "data-testid": "playtest-reference" }, rows.map((x) => h("div", { class: x.me ? "this" : null },
+      h("span", { class: "name" }, x.name), h("span", { class: "bar", style: { width: `${(150 * x.mean) / top}px` } }), h("span", {}, x.mean)))),
+    h("table", { "data-testid": "playtest-lines" },
+      h("tr", {}, ["line", "done", "round", "points", "suggested", ""].map((t) => h("th", {}, t))),
+      r.lines.map((l) => h("tr", {},
+        h("td", {}, l.line), h("td", {}, `${Math.round(l.completion_rate * 100)}%`),
+        h("td", {}, l.mean_round == null ? "–" : (+l.mean_round).toFixed(1)),
+        h("td", {}, `${l.printed.first}/${l.printed.others}`), h("td", {}, `${l.suggested.first}/${l.suggested.others}`),
+        h("td", {}, h("button", { "data-testid": "apply-points", "data-line": l.line, title: "Use the suggested points" }, "use"))))),
+    h("p", {}, h("button", { "data-testid": "apply-all-points" }, "Use all suggested points"), " ",
+      h("label", {}, heat, " show where stations stay empty (heatmap)")));
   const apply = (ids) => edit(() => {
     for (const l of r.lines) {
       if (!ids.includes(l.line) || !line(l.line)) continue;
@@ -991,6 +1050,16 @@ function banner(text, buttons = []) {
   b.hidden = false;
 }
 function status(text) { q("status").textContent = text; }
+// The server said no to an edit: say why; the edit stays in this browser (autosave).
+function refused(res, data) {
+  const why = (data && data.error) || `error ${res.status}`;
+  if (res.status === 403) {
+    S.orphan = true;
+    banner(`${why}. Your changes are kept in this browser: open the address mapkit studio printed and they are offered back.`, []);
+  } else {
+    banner(`The server refused this change: ${why}. It is kept in this browser; undo it or fix it.`, [["OK", () => banner(null)]]);
+  }
+}
 function markDirty(dirty) { q("unsaved-marker").hidden = !dirty && snapshot() === S.savedText; }
 function showFile() {
   q("file-path").textContent = S.path;

@@ -1,0 +1,86 @@
+"""``mapkit layout MAP -o NEW``: the map redrawn on the eight directions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mapkit.cli.common import Paper, TextOrJson, fail, loaded_or_fail, map_paths
+
+
+def layout(
+    map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The laid-out map (a new file).")],
+    paper: Annotated[Paper, typer.Option(help="The paper the sheet must fit first.")] = Paper.a4,
+    pin: Annotated[
+        str | None, typer.Option(help="Station ids kept where they are, comma-separated.")
+    ] = None,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", help="Seconds; the best layout by then is kept.")
+    ] = 5.0,
+    allow_45: Annotated[
+        bool, typer.Option("--allow-45", help="Let lines bend by 45° (sharp turns).")
+    ] = False,
+    seed: Annotated[
+        int, typer.Option(help="Recorded in the report (the layout is deterministic).")
+    ] = 0,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Also write the layout report here.")
+    ] = None,
+    format: Annotated[
+        TextOrJson, typer.Option("--format", "-f", help="Format of the printed report.")
+    ] = TextOrJson.text,
+) -> None:
+    """Redraw MAP with every stretch on the eight directions, even stop spacing, its topology
+    kept and every wagon clear by 1.5 mm on A4 and Letter; write it to -o and print the layout
+    report. Stations and wagons move; lines, stops and the game do not.
+
+    Exit 0: done; 1: the map cannot be loaded or laid out (the message names the station);
+    2: usage problem.
+    """
+    import sys
+
+    from mapkit.atomic import OutputError, check_writable, write_text
+    from mapkit.cli.design import _rebase_schema
+
+    if not 0 < time_limit <= 600:
+        fail("--time-limit must be above 0 and at most 600 seconds", 2)
+    pinned = frozenset(p.strip() for p in (pin or "").split(",") if p.strip())
+    (path,) = map_paths([map])
+    try:
+        for out in (output, report):
+            if out is not None:
+                check_writable(out, [path])
+    except OutputError as exc:
+        fail(str(exc), 2)
+    loaded = loaded_or_fail(path)
+    city = loaded.map
+    unknown = sorted(pinned - {s.id for s in city.stations})
+    if unknown:
+        fail(f"--pin: no station '{unknown[0]}' in {path}", 2)
+
+    from mapkit.layout import LayoutConfig, LayoutError
+    from mapkit.layout import layout as run_layout
+    from mapkit.mapfile import writer
+
+    cfg = LayoutConfig(
+        paper=paper.value, pinned=pinned, time_limit=time_limit, allow_45=allow_45, seed=seed
+    )
+    progress = (lambda s: typer.echo(f"layout: {s}", err=True)) if sys.stderr.isatty() else None
+    try:
+        result = run_layout(city, cfg, doc=loaded.doc, progress=progress)
+    except LayoutError as exc:
+        fail(f"{path}: {exc}; nothing written", 1)
+    if result.report.octilinear_share < 1.0:
+        fail(f"{path}: {result.report.notes[0]}; nothing written", 1)
+    write_text(output, writer.dumps(_rebase_schema(result.doc, path, output)), [path])
+    text = result.report.to_json() if format is TextOrJson.json else result.report.to_text()
+    if report is not None:
+        write_text(report, result.report.to_json() if report.suffix == ".json" else text, [path])
+    typer.echo(text, nl=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(layout)

@@ -1,0 +1,398 @@
+"""Station coordinates for fixed stretch directions: a linear program with lazy clearances.
+
+With every stretch's direction fixed, "on that direction and at least one stop
+spacing long" is linear in the coordinates. The objective weighs the drawn length
+of every stretch (short, even spacing), the distance each station moves from its
+place in the input (the reader's mental map) and, as soft constraints with high
+prices, any stretch the directions cannot close (a cycle whose directions do not
+add up) and any clearance not met. Clearances are added lazily: solve, measure at
+print scale which stations come too close to a stretch they are not on, which
+stretches cross or touch and which stations crowd, add a separating constraint for
+each such pair along the octilinear axis that separates them best in the input
+(so the pair keeps the side it had: the topology), and solve again.
+
+Units: the shortest stretch is ``UNIT`` layout units; every right-hand side is an
+integer, so the optimal vertex has small denominators and is made exact afterwards.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from mapkit.layout.directions import add_choice, picked
+from mapkit.layout.network import DIRECTIONS, Network
+from mapkit.layout.program import Program
+from mapkit.sheet import METRICS, PAPERS, map_area
+
+Point = tuple[float, float]
+
+UNIT = 4
+"""Layout units of the shortest stretch (the axis run of a diagonal one is 3: 4.24 long)."""
+LENGTH_COST = 1.0
+MOVE_COST = 0.25
+LONG_COST = 4.0
+LONG_LIMIT = 2.5
+"""A stretch longer than this many ``UNIT`` is priced ``LONG_COST`` more per unit."""
+SLACK_COST = 2000.0
+SEPARATION_COST = 500.0
+OVERFLOW_COST = 100.0
+REPAIR_SECONDS = 1.0
+"""Each integer program of a repair stops at its best solution after this long."""
+WAGON_ROOM_MM = 12.0
+"""Room kept around the stations on the sheet for the wagons, when estimating the scale."""
+MARGIN_MM = 0.5
+AXES = DIRECTIONS
+
+
+def box_units(scale: float, papers: tuple[str, ...] = tuple(PAPERS)) -> tuple[float, float]:
+    """(width, height) in layout units that the stations may span so that the sheet prints
+    them at ``scale`` mm a unit (or larger) on every one of ``papers``, wagons beside them."""
+    room = 2 * METRICS.station_r + WAGON_ROOM_MM
+    areas = [map_area(p) for p in papers]
+    return (min(a.w for a in areas) - room) / scale, (min(a.h for a in areas) - room) / scale
+
+
+def mm_per_unit(xy: list[Point], papers: tuple[str, ...] = tuple(PAPERS)) -> float:
+    """The print scale the stations' extent will get (the smallest over ``papers``)."""
+    xs = [p[0] for p in xy]
+    ys = [p[1] for p in xy]
+    w = max(max(xs) - min(xs), 1e-9)
+    h = max(max(ys) - min(ys), 1e-9)
+    bw, bh = box_units(1.0, papers)
+    return min(bw / w, bh / h)
+
+
+@dataclass
+class Separation:
+    """Keep point set ``first`` and point set ``second`` apart along ``axis`` by ``mm``."""
+
+    first: tuple[int, ...]
+    second: tuple[int, ...]
+    axis: tuple[int, int] | None
+    mm: float
+
+
+@dataclass
+class Placement:
+    xy: list[Point]
+    off_direction: dict[int, float]
+    unmet: list[Separation]
+    overflow: float
+    direction: dict[int, int]
+    separations: dict[tuple, Separation] = field(default_factory=dict)
+    scale: float = 1.0
+
+
+def _bundle_half(lines: int) -> float:
+    return (lines - 1) / 2 * METRICS.parallel_step
+
+
+def _axes(
+    net: Network, direction: dict[int, int], key: tuple, free: set[int]
+) -> list[tuple[int, int]]:
+    """The octilinear axes that can separate a pair once its stretches run in their
+    directions: a stretch's normal (a side of it) or its own direction (beyond an end)."""
+    if key[0] == "p":
+        return list(AXES)
+    out = []
+    for e in key[1:] if key[0] == "e" else key[2:]:
+        if e not in direction or e in free:
+            return list(AXES)
+        k = direction[e]
+        out += [AXES[(k + j) % 8] for j in (0, 2, 4, 6)]
+    return out
+
+
+def _best_axis(
+    xy: list[Point], first: tuple[int, ...], second: tuple[int, ...], axes: list[tuple[int, int]]
+):
+    """(axis, separation) of the axis among ``axes`` along which ``second`` lies farthest
+    beyond ``first`` in ``xy``."""
+    best = None
+    for ax in axes:
+        n = math.hypot(*ax)
+        lo = min(ax[0] * xy[q][0] + ax[1] * xy[q][1] for q in second)
+        hi = max(ax[0] * xy[p][0] + ax[1] * xy[p][1] for p in first)
+        sep = (lo - hi) / n
+        if best is None or sep > best[1]:
+            best = (ax, sep)
+    return best
+
+
+def solve_coordinates(
+    net: Network,
+    direction: dict[int, int],
+    targets: list[Point],
+    pinned: dict[int, Point],
+    frozen: set[int],
+    scale: float,
+    deadline: float,
+    separations: dict[tuple, Separation] | None = None,
+    repair: Repair | None = None,
+) -> Placement | None:
+    """Coordinates for ``direction`` (stretch -> k), near ``targets``; None when the program
+    has no solution in time. With ``repair``, the directions of ``repair.free`` are chosen
+    too, and ``direction`` is updated with them."""
+    import time
+
+    direction = dict(direction)
+    free = repair.free if repair is not None else set()
+    seps: dict[tuple, Separation] = {}
+    for key, old in (separations or {}).items():
+        if old.axis is None:
+            seps[key] = old
+            continue
+        axes = _axes(net, direction, key, free)
+        ax, _ = _best_axis(net.xy, old.first, old.second, axes)
+        seps[key] = Separation(old.first, old.second, ax, old.mm)
+    while True:
+        left = deadline - time.monotonic()
+        if repair is not None:
+            left = min(left, REPAIR_SECONDS)
+        got = _solve(net, direction, targets, pinned, frozen, seps, scale, repair, max(left, 0.1))
+        if got is None:
+            return None
+        xy, off, unmet, overflow = got
+        found = find_conflicts(net, xy, scale)
+        new = 0
+        for key, (first, second, mm) in found.items():
+            if key in seps:
+                continue
+            # the side the pair has now, if it has one (the directions allow it); else the
+            # side it had in the input
+            axes = _axes(net, direction, key, free)
+            ax, sep = _best_axis(xy, first, second, axes)
+            if sep <= 1e-9:
+                ax, sep = _best_axis(net.xy, first, second, axes)
+                if sep <= 0 and key[0] == "e" and _crossed(net.xy, first, second):
+                    ax = None  # they cross in the input too: a crossing the map already had
+            seps[key] = Separation(first, second, ax, mm)
+            new += 1
+        if not new or time.monotonic() > deadline:
+            return Placement(xy, off, [seps[k] for k in unmet], overflow, direction, seps, scale)
+
+
+def find_conflicts(net: Network, xy: list[Point], scale: float) -> dict[tuple, tuple]:
+    """Pairs closer at print scale (``scale`` mm a unit) than they may be:
+    key -> (first points, second points, mm needed)."""
+    from shapely import STRtree, linestrings, points
+
+    m = METRICS
+    found: dict[tuple, tuple] = {}
+    live = [i for i, inc in enumerate(net.incident) if inc]
+    width = {e: len(s.lines) for e, s in enumerate(net.stretches)}
+    pill = {i: max((_bundle_half(width[e]) for e in net.incident[i]), default=0.0) for i in live}
+    segs = [(xy[s.u], xy[s.v]) for s in net.stretches]
+    far = (2 * m.station_r + 3 * m.parallel_step + 8 * m.parallel_step) / scale
+    if segs:
+        seg_tree = STRtree(linestrings(segs))
+        pts = points([xy[i] for i in live])
+        # stations near stretches they are not on
+        pi, ei = seg_tree.query(pts, predicate="dwithin", distance=far)
+        for a, e in zip(pi.tolist(), ei.tolist(), strict=True):
+            w = live[a]
+            s = net.stretches[e]
+            if w in (s.u, s.v):
+                continue
+            need = m.station_r + m.line_w / 2 + m.near_line + _bundle_half(width[e])
+            need += pill[w] + MARGIN_MM
+            d = _seg_dist(xy[w], xy[s.u], xy[s.v]) * scale
+            if d < need:
+                found[("s", w, e)] = ((s.u, s.v), (w,), need)
+        # stretches crossing or touching stretches they do not meet
+        ea, eb = seg_tree.query(linestrings(segs), predicate="dwithin", distance=far)
+        for e, f in zip(ea.tolist(), eb.tolist(), strict=True):
+            if e >= f:
+                continue
+            se, sf = net.stretches[e], net.stretches[f]
+            if {se.u, se.v} & {sf.u, sf.v}:
+                continue
+            need = m.line_w + _bundle_half(width[e]) + _bundle_half(width[f]) + m.parallel_gap
+            need += MARGIN_MM
+            d = _seg_seg_dist(*segs[e], *segs[f]) * scale
+            if d < need:
+                found[("e", e, f)] = ((se.u, se.v), (sf.u, sf.v), need)
+    # stations crowding stations they are not joined to
+    joined = {(s.u, s.v) for s in net.stretches}
+    tree = STRtree(points([xy[i] for i in live]))
+    reach = (m.min_station_distance + 4 * m.parallel_step + MARGIN_MM) / scale
+    qa, qb = tree.query(points([xy[i] for i in live]), predicate="dwithin", distance=reach)
+    for a, b in zip(qa.tolist(), qb.tolist(), strict=True):
+        u, v = live[a], live[b]
+        if u >= v or (u, v) in joined:
+            continue
+        need = m.min_station_distance + pill[u] + pill[v] + MARGIN_MM
+        if math.dist(xy[u], xy[v]) * scale < need:
+            found[("p", u, v)] = ((u,), (v,), need)
+    return found
+
+
+def _crossed(xy: list[Point], first: tuple[int, ...], second: tuple[int, ...]) -> bool:
+    return _cross(xy[first[0]], xy[first[1]], xy[second[0]], xy[second[1]])
+
+
+def _seg_dist(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    den = dx * dx + dy * dy
+    t = 0.0 if den == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / den))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+
+
+def _cross(a: Point, b: Point, c: Point, d: Point) -> bool:
+    def orient(p: Point, q: Point, r: Point) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    o1, o2, o3, o4 = orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
+    return (o1 > 0) != (o2 > 0) and (o3 > 0) != (o4 > 0) and 0 not in (o1, o2, o3, o4)
+
+
+def _seg_seg_dist(a: Point, b: Point, c: Point, d: Point) -> float:
+    if _cross(a, b, c, d):
+        return 0.0
+    return min(_seg_dist(a, c, d), _seg_dist(b, c, d), _seg_dist(c, a, b), _seg_dist(d, a, b))
+
+
+@dataclass
+class Repair:
+    """Stretches whose direction the coordinate program chooses too (an integer program)."""
+
+    free: set[int]
+    frozen: dict[int, float]
+    banned: set[tuple[int, int]]
+    allow_45: bool
+
+
+def _choice_rows(p: Program, s, opts: list[tuple[int, int]], xs, ys, big_m: float) -> None:
+    """Rows that hold only for the chosen candidate: on its direction, at least UNIT long,
+    its length priced; each relaxed by ``big_m`` when its binary is 0."""
+    u, v = s.u, s.v
+    root2 = math.sqrt(2.0)
+    length = p.var(LENGTH_COST / UNIT)
+    long = p.var(LONG_COST / UNIT)
+    for k, b in opts:
+        dx, dy = DIRECTIONS[k % 8]
+        if dx and dy:
+            level = {xs[v]: dx, xs[u]: -dx, ys[v]: -dy, ys[u]: dy}
+            runs = [({xs[v]: dx, xs[u]: -dx}, math.ceil(UNIT / root2))]
+            runs.append(({ys[v]: dy, ys[u]: -dy}, math.ceil(UNIT / root2)))
+            most = math.floor(LONG_LIMIT * UNIT / root2)
+            h = root2 / 2
+            expr = {xs[v]: dx * h, xs[u]: -dx * h, ys[v]: dy * h, ys[u]: -dy * h}
+        elif dy == 0:
+            level = {ys[v]: 1.0, ys[u]: -1.0}
+            runs = [({xs[v]: dx, xs[u]: -dx}, UNIT)]
+            most = math.floor(LONG_LIMIT * UNIT)
+            expr = {xs[v]: dx, xs[u]: -dx}
+        else:
+            level = {xs[v]: 1.0, xs[u]: -1.0}
+            runs = [({ys[v]: dy, ys[u]: -dy}, UNIT)]
+            most = math.floor(LONG_LIMIT * UNIT)
+            expr = {ys[v]: dy, ys[u]: -dy}
+        p.row({**level, b: big_m}, upper=big_m)
+        p.row({**{c: -a for c, a in level.items()}, b: big_m}, upper=big_m)
+        for run, least in runs:
+            p.row({**run, b: -big_m}, least - big_m)
+        p.row({**runs[0][0], long: -1.0, b: big_m}, upper=most + big_m)
+        p.row({length: 1.0, **{c: -a for c, a in expr.items()}, b: -big_m}, -big_m)
+
+
+def _solve(
+    net: Network,
+    direction: dict[int, int],
+    targets: list[Point],
+    pinned: dict[int, Point],
+    frozen: set[int],
+    seps: dict[tuple, Separation],
+    scale: float,
+    repair: Repair | None = None,
+    time_limit: float = math.inf,
+):
+    p = Program()
+    n = len(net.ids)
+    big = 1e7
+    xs, ys = [], []
+    for i in range(n):
+        if i in pinned:
+            px, py = pinned[i]
+            xs.append(p.var(0.0, px, px))
+            ys.append(p.var(0.0, py, py))
+            continue
+        xs.append(p.var(0.0, -big, big))
+        ys.append(p.var(0.0, -big, big))
+        tx, ty = targets[i]
+        for col, t in ((xs[i], tx), (ys[i], ty)):
+            d = p.var(MOVE_COST / UNIT)
+            p.row({d: 1.0, col: -1.0}, -t)
+            p.row({d: 1.0, col: 1.0}, t)
+    slack_cols: dict[int, tuple[int, int]] = {}
+    root2 = math.sqrt(2.0)
+    pick: dict[int, list[tuple[int, int]]] = {}
+    if repair is not None:
+        fixed = {e: float(k) for e, k in direction.items() if e not in repair.free}
+        fixed.update(repair.frozen)
+        got = add_choice(p, net, repair.free, fixed, repair.banned, repair.allow_45)
+        if got is None:
+            return None
+        pick = got
+        big_m = 4.0 * max(box_units(scale))
+        for e, opts in pick.items():
+            _choice_rows(p, net.stretches[e], opts, xs, ys, big_m)
+    for e, s in enumerate(net.stretches):
+        if e in frozen or e in pick:
+            continue
+        dx, dy = DIRECTIONS[direction[e]]
+        u, v = s.u, s.v
+        plus, minus = p.var(SLACK_COST / UNIT), p.var(SLACK_COST / UNIT)
+        slack_cols[e] = (plus, minus)
+        if dy == 0:
+            p.row({ys[v]: 1.0, ys[u]: -1.0, plus: -1.0, minus: 1.0}, 0.0, 0.0)
+            p.row({xs[v]: dx, xs[u]: -dx}, UNIT)
+            length = {xs[v]: dx, xs[u]: -dx}
+        elif dx == 0:
+            p.row({xs[v]: 1.0, xs[u]: -1.0, plus: -1.0, minus: 1.0}, 0.0, 0.0)
+            p.row({ys[v]: dy, ys[u]: -dy}, UNIT)
+            length = {ys[v]: dy, ys[u]: -dy}
+        else:
+            run = math.ceil(UNIT / root2)
+            p.row({xs[v]: dx, xs[u]: -dx, ys[v]: -dy, ys[u]: dy, plus: -1.0, minus: 1.0}, 0.0, 0.0)
+            p.row({xs[v]: dx, xs[u]: -dx}, run)
+            p.row({ys[v]: dy, ys[u]: -dy}, run)
+            h = root2 / 2
+            length = {xs[v]: dx * h, xs[u]: -dx * h, ys[v]: dy * h, ys[u]: -dy * h}
+        for col, c in length.items():
+            p.cost[col] += LENGTH_COST / UNIT * c
+        # integer coefficients only, so that the optimal vertex stays rational
+        long = p.var(LONG_COST / UNIT)
+        run = {xs[v]: dx, xs[u]: -dx} if dx else {ys[v]: dy, ys[u]: -dy}
+        most = LONG_LIMIT * UNIT / (root2 if dx and dy else 1.0)
+        p.row({**run, long: -1.0}, upper=math.floor(most))
+    bw, bh = box_units(scale)
+    over = p.var(OVERFLOW_COST / UNIT)
+    for cols, size in ((xs, bw), (ys, bh)):
+        lo, hi = p.var(0.0, -big, big), p.var(0.0, -big, big)
+        for i in range(n):
+            if net.incident[i]:
+                p.row({cols[i]: 1.0, lo: -1.0}, 0.0)
+                p.row({hi: 1.0, cols[i]: -1.0}, 0.0)
+        p.row({hi: 1.0, lo: -1.0, over: -1.0}, upper=math.floor(size))
+    sep_slack: dict[tuple, int] = {}
+    for key, sep in seps.items():
+        ax = sep.axis
+        if ax is None:
+            continue
+        need = math.ceil(sep.mm / scale * math.hypot(*ax))
+        slack = sep_slack[key] = p.var(SEPARATION_COST / UNIT)
+        for a in sep.first:
+            for b in sep.second:
+                p.row({xs[b]: ax[0], ys[b]: ax[1], xs[a]: -ax[0], ys[a]: -ax[1], slack: 1.0}, need)
+    sol = p.solve(time_limit)
+    if not sol.ok:
+        return None
+    val = sol.values
+    if pick:
+        direction.update(picked(pick, val))
+    xy = [(val[xs[i]], val[ys[i]]) for i in range(n)]
+    off = {e: val[a] + val[b] for e, (a, b) in slack_cols.items() if val[a] + val[b] > 1e-6}
+    unmet = [key for key, col in sep_slack.items() if val[col] > 1e-6]
+    return xy, off, unmet, val[over]

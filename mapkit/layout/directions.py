@@ -1,0 +1,179 @@
+"""Which of the eight directions each stretch takes: a small integer program.
+
+Each stretch may take one of the three directions nearest its drawn angle (in
+the manner of Nöllenburg and Wolff's metro-map program, which restricts each
+edge to its nearest octilinear sectors). The program keeps the cyclic order of
+the stretches around every station (so no station changes the side of a line it
+is beside, locally) and prices each line's bends by angle: straight on is free,
+135° costs ``BEND_COST[3]``, 90° ``BEND_COST[2]``, and 45° is forbidden unless
+allowed. Coordinates come afterwards (``coords``): with the directions fixed they
+are a linear program.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from mapkit.layout.network import Network
+from mapkit.layout.program import Program
+
+BEND_COST = {4: 0.0, 3: 1.0, 2: 1.5, 1: 2.0}
+"""Cost of a bend by the number of eighths between the two directions leaving the
+station (4: straight on, 3: a 135° bend, 2: 90°, 1: 45°), octi's weights."""
+
+
+def deviation_cost(eighths: float) -> float:
+    """What turning a stretch ``eighths`` of 45° away from its drawn angle costs: rising
+    faster than linearly, so that a far turn (which rarely closes a cycle) is rare."""
+    return 2.0 * eighths + 3.0 * eighths * eighths
+
+
+CANDIDATES = 3
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The direction of every stretch (k = 0..7, from its station u to v) and the bends."""
+
+    direction: dict[int, int]
+    cost: float
+
+
+def bend_eighths(out_a: int, out_b: int) -> int:
+    """Eighths between two directions leaving one station (4: a straight line)."""
+    d = (out_a - out_b) % 8
+    return min(d, 8 - d)
+
+
+def candidates(net: Network, e: int, banned: set[tuple[int, int]]) -> list[int]:
+    """The directions a stretch may take (unwrapped near its angle): the nearest ones not
+    banned by an earlier failed attempt."""
+    s = net.stretches[e]
+    theta = net.angle(e, s.u)
+    near = sorted(range(math.floor(theta) - 2, math.floor(theta) + 4), key=lambda k: abs(k - theta))
+    return [k for k in near if (e, k % 8) not in banned][:CANDIDATES]
+
+
+def add_choice(
+    p: Program,
+    net: Network,
+    free: set[int],
+    fixed: dict[int, float],
+    banned: set[tuple[int, int]],
+    allow_45: bool,
+) -> dict[int, list[tuple[int, int]]] | None:
+    """Add to ``p`` the choice of direction of every stretch in ``free``: one binary per
+    candidate, the cyclic order at every station a free stretch touches, and the bends.
+
+    ``fixed``: the other stretches' directions (eighths, from u to v; an angle for one
+    between pinned stations). Returns stretch -> [(unwrapped k, column)], None when a
+    stretch has no candidate left.
+    """
+    pick: dict[int, list[tuple[int, int]]] = {}
+    for e in sorted(free):
+        s = net.stretches[e]
+        theta = net.angle(e, s.u)
+        cands = candidates(net, e, banned)
+        if not cands:
+            return None
+        pick[e] = [(k, p.binary(deviation_cost(abs(k - theta)))) for k in cands]
+        p.row({j: 1.0 for _, j in pick[e]}, 1.0, 1.0)
+
+    def outward(e: int, node: int, near: float) -> list[tuple[float, int | None]]:
+        """(value, column) of a stretch's direction leaving ``node``, unwrapped near ``near``."""
+        s = net.stretches[e]
+        opts = [(fixed[e], None)] if e not in pick else pick[e]
+        out = []
+        for k, j in opts:
+            k2 = k + (0 if node == s.u else 4)
+            out.append((k2 + 8 * round((near - k2) / 8), j))
+        return out
+
+    for node, inc in enumerate(net.incident):
+        if len(inc) < 2 or not any(e in pick for e in inc):
+            continue
+        order = net.rotation(node)
+        base = net.angle(order[0], node)
+        phis = []
+        for e in order:
+            phi = net.angle(e, node)
+            while phi < base:
+                phi += 8.0
+            phis.append(phi)
+        terms = [outward(e, node, phi) for e, phi in zip(order, phis, strict=True)]
+        n = len(order)
+        for i in range(n):
+            a, b = terms[i], terms[(i + 1) % n]
+            wrap = 8.0 if i == n - 1 else 0.0
+            whole = all(float(v).is_integer() for v, _ in a + b)
+            gap = 1.0 if whole else 0.05
+            # the next stretch's direction (plus a turn, at the wrap) exceeds this one's
+            row: dict[int, float] = {}
+            const = wrap
+            for val, j in b:
+                if j is None:
+                    const += val
+                else:
+                    row[j] = row.get(j, 0.0) + val
+            for val, j in a:
+                if j is None:
+                    const -= val
+                else:
+                    row[j] = row.get(j, 0.0) - val
+            if row:
+                p.row(row, gap - const)
+
+    pairs: dict[tuple[int, int], float] = {}
+    for t in net.turns:
+        if t.a not in pick and t.b not in pick:
+            continue
+        for va, ja in outward(t.a, t.at, 0.0):
+            for vb, jb in outward(t.b, t.at, 0.0):
+                if not (float(va).is_integer() and float(vb).is_integer()):
+                    continue
+                eighths = bend_eighths(int(va), int(vb))
+                cols = [j for j in (ja, jb) if j is not None]
+                if eighths == 0 or (eighths == 1 and not allow_45):
+                    p.row({j: 1.0 for j in cols}, upper=len(cols) - 1.0)
+                    continue
+                cost = BEND_COST[eighths]
+                if cost:
+                    key = (ja if ja is not None else -1, jb if jb is not None else -1)
+                    pairs[key] = pairs.get(key, 0.0) + cost
+    for (ja, jb), cost in pairs.items():
+        cols = [j for j in (ja, jb) if j >= 0]
+        if len(cols) == 1:
+            p.cost[cols[0]] += cost
+            continue
+        z = p.var(cost, 0.0, 1.0)
+        p.row({z: 1.0, ja: -1.0, jb: -1.0}, -1.0)
+    return pick
+
+
+def choose(
+    net: Network,
+    frozen: dict[int, float],
+    banned: set[tuple[int, int]],
+    allow_45: bool,
+    time_limit: float,
+) -> Choice | None:
+    """The cheapest directions keeping every station's cyclic order; None if there is none
+    within the candidates (or the time limit).
+
+    ``frozen``: stretches between two pinned stations, with the angle they keep.
+    """
+    p = Program()
+    free = set(range(len(net.stretches))) - set(frozen)
+    pick = add_choice(p, net, free, frozen, banned, allow_45)
+    if pick is None:
+        return None
+    sol = p.solve(time_limit)
+    if not sol.ok:
+        return None
+    return Choice(picked(pick, sol.values), sol.objective)
+
+
+def picked(pick: dict[int, list[tuple[int, int]]], values: list[float]) -> dict[int, int]:
+    """The direction (0..7) each stretch took in a solution."""
+    return {e: max(opts, key=lambda kj: values[kj[1]])[0] % 8 for e, opts in pick.items()}

@@ -1,0 +1,113 @@
+"""The network a layout moves: stations, and the stretches that join consecutive stops.
+
+A stretch is one pair of stations joined by one or more lines (lines that run
+together share it, and are drawn as one bundle). Directions are counted in
+eighths of a turn, ``k * 45°`` measured as ``atan2(dy, dx)`` with y growing
+downward, as in the map format: 0 east, 2 south, 4 west, 6 north.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+from mapkit.mapfile.model import CityMap
+
+Point = tuple[float, float]
+
+DIRECTIONS: tuple[tuple[int, int], ...] = (
+    (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1),
+)  # fmt: skip
+"""The unit steps of the eight directions, k = 0..7."""
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """Stations ``u`` and ``v`` (indices, u < v) joined by ``lines``."""
+
+    u: int
+    v: int
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Where a line passes through station ``at`` from stretch ``a`` into stretch ``b``."""
+
+    line: str
+    at: int
+    a: int
+    b: int
+
+
+@dataclass
+class Network:
+    ids: list[str]
+    xy: list[Point]
+    stretches: list[Stretch]
+    incident: list[list[int]]
+    turns: list[Turn]
+    lines_at: list[tuple[str, ...]]
+
+    def other(self, e: int, node: int) -> int:
+        s = self.stretches[e]
+        return s.v if s.u == node else s.u
+
+    def angle(self, e: int, node: int, xy: list[Point] | None = None) -> float:
+        """The stretch's direction leaving ``node``, in eighths of a turn in [-4, 4)."""
+        pts = xy or self.xy
+        a, b = pts[node], pts[self.other(e, node)]
+        return _eighths(b[0] - a[0], b[1] - a[1])
+
+    def rotation(self, node: int, xy: list[Point] | None = None) -> list[int]:
+        """The stretches at ``node`` in increasing angle: the cyclic order a layout keeps."""
+        return sorted(self.incident[node], key=lambda e: (self.angle(e, node, xy), e))
+
+
+def _eighths(dx: float, dy: float) -> float:
+    if dx == 0 and dy == 0:
+        return 0.0
+    a = math.atan2(dy, dx) / (math.pi / 4)
+    return a - 8.0 if a >= 4.0 else a
+
+
+def build_network(city: CityMap) -> Network:
+    ids = [s.id for s in city.stations]
+    where = {sid: i for i, sid in enumerate(ids)}
+    pair_of: dict[tuple[int, int], int] = {}
+    stretches: list[list] = []
+    turns: list[Turn] = []
+    for ln in city.lines:
+        stops = [where[s] for s in ln.stops]
+        hops = list(itertools.pairwise(stops))
+        if ln.loop:
+            hops.append((stops[-1], stops[0]))
+        path = []
+        for a, b in hops:
+            key = (min(a, b), max(a, b))
+            if key not in pair_of:
+                pair_of[key] = len(stretches)
+                stretches.append([key[0], key[1], []])
+            e = pair_of[key]
+            if ln.id not in stretches[e][2]:
+                stretches[e][2].append(ln.id)
+            path.append(e)
+        for (a, _b), e, f in zip(hops[1:], path, path[1:], strict=False):
+            if e != f:
+                turns.append(Turn(ln.id, a, e, f))
+        if ln.loop and len(path) > 2 and path[-1] != path[0]:
+            turns.append(Turn(ln.id, stops[0], path[-1], path[0]))
+    out = [Stretch(u, v, tuple(ls)) for u, v, ls in stretches]
+    incident: list[list[int]] = [[] for _ in ids]
+    for e, s in enumerate(out):
+        incident[s.u].append(e)
+        incident[s.v].append(e)
+    return Network(
+        ids=ids,
+        xy=[s.xy for s in city.stations],
+        stretches=out,
+        incident=incident,
+        turns=turns,
+        lines_at=[city.lines_at(i) for i in ids],
+    )

@@ -1,0 +1,131 @@
+"""A small sparse linear (or mixed-integer) program, solved with HiGHS through highspy.
+
+The layout builds its programs row by row (a direction choice, a separation found
+too small) and re-solves after adding rows, so this keeps the rows as plain lists
+and hands them to HiGHS in one batch per solve.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+
+INF = float("inf")
+MIP_GAP = 0.03
+"""Integer programs stop within 3 % of the best bound: the layout's costs are soft
+preferences, and proving the last percent costs seconds."""
+
+
+@dataclass
+class Solution:
+    ok: bool
+    values: list[float]
+    objective: float
+    status: str
+
+
+@dataclass
+class Program:
+    cost: list[float] = field(default_factory=list)
+    lower: list[float] = field(default_factory=list)
+    upper: list[float] = field(default_factory=list)
+    integer: list[int] = field(default_factory=list)
+    rows: list[tuple[float, float, dict[int, float]]] = field(default_factory=list)
+
+    def var(self, cost: float = 0.0, lower: float = 0.0, upper: float = INF) -> int:
+        self.cost.append(cost)
+        self.lower.append(lower)
+        self.upper.append(upper)
+        return len(self.cost) - 1
+
+    def binary(self, cost: float = 0.0) -> int:
+        j = self.var(cost, 0.0, 1.0)
+        self.integer.append(j)
+        return j
+
+    def row(self, terms: dict[int, float], lower: float = -INF, upper: float = INF) -> None:
+        self.rows.append((lower, upper, terms))
+
+    def solve(self, time_limit: float = INF) -> Solution:
+        import highspy
+        import numpy as np
+
+        h = _highs()
+        inf = highspy.kHighsInf
+        n = len(self.cost)
+        h.addCols(
+            n,
+            np.array(self.cost, dtype=float),
+            np.array(self.lower, dtype=float),
+            np.array([min(u, inf) for u in self.upper], dtype=float),
+            0,
+            np.zeros(n, dtype=np.int32),
+            np.array([], dtype=np.int32),
+            np.array([], dtype=float),
+        )
+        if self.rows:
+            starts, index, value = [], [], []
+            for _lo, _hi, terms in self.rows:
+                starts.append(len(index))
+                index.extend(terms)
+                value.extend(terms.values())
+            h.addRows(
+                len(self.rows),
+                np.array([max(r[0], -inf) for r in self.rows], dtype=float),
+                np.array([min(r[1], inf) for r in self.rows], dtype=float),
+                len(index),
+                np.array(starts, dtype=np.int32),
+                np.array(index, dtype=np.int32),
+                np.array(value, dtype=float),
+            )
+        if self.integer:
+            h.changeColsIntegrality(
+                len(self.integer),
+                np.array(self.integer, dtype=np.int32),
+                np.array([highspy.HighsVarType.kInteger] * len(self.integer)),
+            )
+        if time_limit < INF:
+            h.setOptionValue("time_limit", max(float(time_limit), 0.01))
+        h.setOptionValue("random_seed", 0)
+        h.setOptionValue("mip_rel_gap", MIP_GAP)
+        h.setOptionValue("threads", 1)
+        h.run()
+        status = h.getModelStatus()
+        values = list(h.getSolution().col_value)
+        ok = status == highspy.HighsModelStatus.kOptimal or (
+            status == highspy.HighsModelStatus.kTimeLimit
+            and len(values) == n
+            and h.getInfo().primal_solution_status == 2
+        )
+        return Solution(
+            ok, values, h.getInfo().objective_function_value, h.modelStatusToString(status)
+        )
+
+
+_QUIET = False
+
+
+def _highs():
+    """A silent HiGHS instance. HiGHS prints its banner on stdout when the first instance
+    is made, before any option can be set, and stdout may carry a report or a map: the
+    first construction runs with file descriptor 1 pointed at /dev/null."""
+    global _QUIET
+    import highspy
+
+    if _QUIET:
+        h = highspy.Highs()
+    else:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 1)
+            h = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+            os.close(null)
+        _QUIET = True
+    h.silent()
+    return h

@@ -1,0 +1,277 @@
+"""The layout report: how octilinear, even and faithful a drawing is, measured exactly.
+
+Every figure is measured on a map (the model), so the same function reports on the
+input and on the output: the share of stretches on the eight directions, bends per
+line by angle and their score under octi's weights (135° = 1, 90° = 1.5, 45° = 2;
+anything sharper is a hairpin), crossings between stretches, topology violations
+against the input (a changed cyclic order of lines at a station, a crossing the
+input did not have, a station on the other side of a line), stop spacing and
+displacement at A4 print scale, and line crossings inside bundles.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from dataclasses import asdict, dataclass, field
+
+from mapkit.layout.network import Network, build_network
+from mapkit.mapfile.model import CityMap
+
+ANGLE_TOL = 1e-6
+"""Degrees from a multiple of 45° that still count as on one of the eight directions."""
+BEND_SCORE = {135: 1.0, 90: 1.5, 45: 2.0}
+
+
+@dataclass
+class LayoutReport:
+    stretches: int
+    octilinear_share: float
+    bends: dict[str, dict[str, int]]
+    bend_score: float
+    hairpins: int
+    edge_crossings: int
+    topology_violations: int
+    topology_detail: list[str]
+    min_spacing_mm: float
+    max_spacing_mm: float
+    mean_displacement_mm: float
+    max_displacement_mm: float
+    bundle_crossings: int
+    seconds: float
+    attempts: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2) + "\n"
+
+    def to_text(self) -> str:
+        lines = [
+            f"stretches on the eight directions: {self.octilinear_share:.1%} of {self.stretches}",
+            f"bend score (135° = 1, 90° = 1.5, 45° = 2): {self.bend_score:g}; "
+            f"hairpins: {self.hairpins}",
+        ]
+        for lid, by in self.bends.items():
+            shown = ", ".join(f"{n}×{a}°" for a, n in by.items() if n) or "none"
+            lines.append(f"  line {lid}: bends {shown}")
+        lines += [
+            f"edge crossings: {self.edge_crossings}; topology violations: "
+            f"{self.topology_violations}",
+            *(f"  {d}" for d in self.topology_detail[:10]),
+            f"stop spacing at print scale: {self.min_spacing_mm:.1f} to "
+            f"{self.max_spacing_mm:.1f} mm",
+            f"stations moved (print scale): mean {self.mean_displacement_mm:.1f} mm, "
+            f"max {self.max_displacement_mm:.1f} mm",
+            f"line crossings in bundles: {self.bundle_crossings}",
+            f"time: {self.seconds:.2f} s",
+            *self.notes,
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def off_octilinear(dx: float, dy: float) -> float:
+    """Degrees from the nearest multiple of 45° (0 for a zero-length step)."""
+    if dx == 0 and dy == 0:
+        return 0.0
+    a = math.degrees(math.atan2(dy, dx)) % 45.0
+    return min(a, 45.0 - a)
+
+
+def bend_angle(a: tuple[float, float], at: tuple[float, float], b: tuple[float, float]) -> float:
+    """The angle at ``at`` between the stretches to ``a`` and to ``b`` (180: straight on)."""
+    u = (a[0] - at[0], a[1] - at[1])
+    v = (b[0] - at[0], b[1] - at[1])
+    nu, nv = math.hypot(*u), math.hypot(*v)
+    if nu == 0 or nv == 0:
+        return 180.0
+    c = max(-1.0, min(1.0, (u[0] * v[0] + u[1] * v[1]) / (nu * nv)))
+    return math.degrees(math.acos(c))
+
+
+def line_bends(city: CityMap) -> dict[str, dict[str, int]]:
+    """Per line, its bends at stations by angle: 135, 90, 45 and sharper (a hairpin: "<45")."""
+    out = {}
+    for ln in city.lines:
+        pts = [city.station(s).xy for s in ln.stops]
+        if ln.loop:
+            pts = pts + pts[:2]
+        by = {"135": 0, "90": 0, "45": 0, "<45": 0}
+        for a, at, b in zip(pts, pts[1:], pts[2:], strict=False):
+            ang = bend_angle(a, at, b)
+            if ang >= 180 - 1e-6:
+                continue
+            if ang < 45 - 1e-6:
+                by["<45"] += 1
+            else:
+                nearest = min((135, 90, 45), key=lambda t: abs(t - ang))
+                by[str(nearest)] += 1
+        out[ln.id] = by
+    return out
+
+
+def _crosses(a, b, c, d) -> bool:
+    def orient(p, q, r):
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    o1, o2, o3, o4 = orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
+    return (o1 > 0) != (o2 > 0) and (o3 > 0) != (o4 > 0) and 0 not in (o1, o2, o3, o4)
+
+
+def crossing_pairs(net: Network, xy) -> set[tuple[int, int]]:
+    """Pairs of stretches (not sharing a station) that cross between stations."""
+    from shapely import STRtree, linestrings
+
+    segs = [(xy[s.u], xy[s.v]) for s in net.stretches]
+    if not segs:
+        return set()
+    tree = STRtree(linestrings(segs))
+    a, b = tree.query(linestrings(segs), predicate="intersects")
+    out = set()
+    for e, f in zip(a.tolist(), b.tolist(), strict=True):
+        if e >= f:
+            continue
+        se, sf = net.stretches[e], net.stretches[f]
+        if {se.u, se.v} & {sf.u, sf.v}:
+            continue
+        if _crosses(*segs[e], *segs[f]):
+            out.add((e, f))
+    return out
+
+
+def _side(p, a, b) -> int:
+    v = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+    return (v > 0) - (v < 0)
+
+
+def topology(net: Network, xy_in, xy_out) -> list[str]:
+    """What changed between two drawings of one network: cyclic orders, crossings, sides."""
+    found = []
+    for node, inc in enumerate(net.incident):
+        if len(inc) < 3:
+            continue
+        before = net.rotation(node, xy_in)
+        after = net.rotation(node, xy_out)
+        i = after.index(before[0])
+        if after[i:] + after[:i] != before:
+            found.append(f"station '{net.ids[node]}': the order of its lines around it changed")
+    new = crossing_pairs(net, xy_out) - crossing_pairs(net, xy_in)
+    for e, f in sorted(new):
+        se, sf = net.stretches[e], net.stretches[f]
+        found.append(
+            f"stretch {net.ids[se.u]}-{net.ids[se.v]} now crosses {net.ids[sf.u]}-{net.ids[sf.v]}"
+        )
+    # a station beside a stretch (its foot inside the stretch, in both drawings) stays on
+    # the same side of it
+    for s in net.stretches:
+        for w in range(len(net.ids)):
+            if w in (s.u, s.v) or not net.incident[w]:
+                continue
+            if not (
+                _beside(xy_in[w], xy_in[s.u], xy_in[s.v])
+                and _beside(xy_out[w], xy_out[s.u], xy_out[s.v])
+            ):
+                continue
+            if _side(xy_in[w], xy_in[s.u], xy_in[s.v]) != _side(
+                xy_out[w], xy_out[s.u], xy_out[s.v]
+            ):
+                found.append(
+                    f"station '{net.ids[w]}' moved to the other side of stretch "
+                    f"{net.ids[s.u]}-{net.ids[s.v]}"
+                )
+    return found
+
+
+def _beside(p, a, b, reach: float = 1.5) -> bool:
+    """Whether p's foot on line ab falls inside the segment and p is within ``reach``
+    stretch lengths of it: near enough that its side is part of the map's topology."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    den = dx * dx + dy * dy
+    if den == 0:
+        return False
+    t = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / den
+    dist = abs(dx * (p[1] - a[1]) - dy * (p[0] - a[0])) / math.sqrt(den)
+    return 0.0 < t < 1.0 and dist < reach * math.sqrt(den)
+
+
+def bundle_crossings(city: CityMap) -> int:
+    """Crossings of two lines' printed strokes near a station both serve, where they run
+    side by side into it: the line-ordering crossings of a bundle."""
+    from shapely import LineString
+
+    from mapkit.sheet import layout
+
+    sheet = layout(city, "a4")
+    pair_edges: dict[frozenset, int] = {}
+    for ln in city.lines:
+        stops = list(ln.stops) + ([ln.stops[0]] if ln.loop else [])
+        for a, b in itertools.pairwise(stops):
+            pair_edges.setdefault(frozenset((a, b)), 0)
+            pair_edges[frozenset((a, b))] += 1
+    count = 0
+    for la, lb in itertools.combinations(city.lines, 2):
+        ea = {frozenset(p) for p in itertools.pairwise(la.stops)}
+        eb = {frozenset(p) for p in itertools.pairwise(lb.stops)}
+        if not ea & eb:
+            continue
+        ra, rb = sheet.drawn_routes[la.id][1:], sheet.drawn_routes[lb.id][1:]
+        if len(ra) < 2 or len(rb) < 2:
+            continue
+        inter = LineString(ra).intersection(LineString(rb))
+        count += len(getattr(inter, "geoms", [inter])) if not inter.is_empty else 0
+    return count
+
+
+def measure(
+    before: CityMap, after: CityMap, seconds: float, attempts: int = 0, paper: str = "a4"
+) -> LayoutReport:
+    """The report on ``after``, a layout of ``before``; print-scale figures on ``paper``."""
+    from mapkit.sheet import layout
+
+    net = build_network(after)
+    xy_in = [s.xy for s in before.stations]
+    xy_out = [s.xy for s in after.stations]
+    on = sum(
+        off_octilinear(xy_out[s.v][0] - xy_out[s.u][0], xy_out[s.v][1] - xy_out[s.u][1])
+        <= ANGLE_TOL
+        for s in net.stretches
+    )
+    bends = line_bends(after)
+    score = sum(
+        BEND_SCORE[int(a)] * n for by in bends.values() for a, n in by.items() if a != "<45"
+    )
+    hairpins = sum(by["<45"] for by in bends.values())
+    sa, sb = layout(before, paper), layout(after, paper)
+    gaps = [math.dist(sb.stations[net.ids[s.u]], sb.stations[net.ids[s.v]]) for s in net.stretches]
+    # displacement: both drawings at A4 print scale, centred on their stations' mean
+    ca = _mean([sa.stations[i] for i in net.ids])
+    cb = _mean([sb.stations[i] for i in net.ids])
+    moves = [
+        math.dist(
+            (sa.stations[i][0] - ca[0], sa.stations[i][1] - ca[1]),
+            (sb.stations[i][0] - cb[0], sb.stations[i][1] - cb[1]),
+        )
+        for i in net.ids
+    ]
+    detail = topology(net, xy_in, xy_out)
+    return LayoutReport(
+        stretches=len(net.stretches),
+        octilinear_share=on / len(net.stretches) if net.stretches else 1.0,
+        bends=bends,
+        bend_score=score,
+        hairpins=hairpins,
+        edge_crossings=len(crossing_pairs(net, xy_out)),
+        topology_violations=len(detail),
+        topology_detail=detail,
+        min_spacing_mm=min(gaps, default=0.0),
+        max_spacing_mm=max(gaps, default=0.0),
+        mean_displacement_mm=sum(moves) / len(moves) if moves else 0.0,
+        max_displacement_mm=max(moves, default=0.0),
+        bundle_crossings=bundle_crossings(after),
+        seconds=seconds,
+        attempts=attempts,
+    )
+
+
+def _mean(pts):
+    return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))

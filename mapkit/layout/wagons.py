@@ -1,0 +1,267 @@
+"""Wagons beside their lines' first stations, clear of everything else on A4 and Letter.
+
+A wagon is a fixed size in millimetres (its letter and window boxes), while the map
+scales to fit the paper, so the search runs at print scale on every paper at once:
+candidate spots around the line's first station (each of the eight directions, at a
+few distances, the wagon's end or middle towards the station), each measured on every
+paper against every station circle, every drawn line (bundles included), every
+wagon already placed and every wagon's lead-in to its first stop. The first spot
+that clears everything by ``CLEARANCE_MM`` wins, nearest first and straight on from
+the line's first stretch preferred. Moving a wagon can change the sheet's scale, so
+the sheets are laid out again and any wagon no longer clear is placed again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from mapkit.mapfile.model import CityMap, Depot, Line
+from mapkit.sheet import METRICS, Rect, SheetLayout, layout, wagon_size
+
+Point = tuple[float, float]
+CLEARANCE_MM = 1.5
+"""Paper left between a wagon and any other station, line or wagon."""
+MARGIN_MM = 0.05
+"""Kept beyond ``CLEARANCE_MM`` so that rounding never brings a wagon below it."""
+EXTRA_MM = (0.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0)
+ROUNDS = 6
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A candidate wagon centre: its offset from the first station in mm, how it is reached."""
+
+    dx: float
+    dy: float
+    rank: float
+
+
+def _rect_point(r: Rect, p: Point) -> float:
+    dx = max(r.x - p[0], 0.0, p[0] - r.right)
+    dy = max(r.y - p[1], 0.0, p[1] - r.bottom)
+    return math.hypot(dx, dy)
+
+
+def _rect_rect(a: Rect, b: Rect) -> float:
+    dx = max(b.x - a.right, 0.0, a.x - b.right)
+    dy = max(b.y - a.bottom, 0.0, a.y - b.bottom)
+    return math.hypot(dx, dy)
+
+
+def _spots(ln: Line, city: CityMap, w: float, h: float) -> list[Spot]:
+    """Candidate wagon centres around the first stop, in mm from it, best first."""
+    r = METRICS.station_r
+    c = r + CLEARANCE_MM + MARGIN_MM
+    first = city.station(ln.stops[0]).xy
+    nxt = city.station(ln.stops[1]).xy
+    ahead = math.atan2(nxt[1] - first[1], nxt[0] - first[0])
+    out: list[Spot] = []
+    for extra in EXTRA_MM:
+        for k in range(8):
+            ang = k * math.pi / 4
+            ux, uy = round(math.cos(ang), 9), round(math.sin(ang), 9)
+            straight = abs(math.remainder(ang - ahead - math.pi, 2 * math.pi))
+            rank = extra + 3.0 * straight
+            cands: list[tuple[float, float]] = []
+            if uy == 0:
+                cands.append((ux * (c + extra + w / 2), 0.0))
+            elif ux == 0:
+                d = uy * (c + extra + h / 2)
+                cands += [(0.0, d), (w / 2 - r, d), (-(w / 2 - r), d)]
+            else:
+                q = c / math.sqrt(2) + extra / math.sqrt(2)
+                cands.append((ux * (q + w / 2), uy * (q + h / 2)))
+            for j, (dx, dy) in enumerate(cands):
+                out.append(Spot(dx, dy, rank + 0.5 * j))
+    out.sort(key=lambda s: s.rank)
+    return out
+
+
+@dataclass
+class _Sheet:
+    """One paper's print geometry, with the obstacles a wagon must keep clear of."""
+
+    sheet: SheetLayout
+    body: dict[str, tuple[Point, ...]]
+
+    @classmethod
+    def of(cls, city: CityMap, paper: str) -> _Sheet:
+        sheet = layout(city, paper)
+        body = {}
+        for ln in city.lines:
+            pts = sheet.drawn_routes.get(ln.id) or sheet.routes[ln.id]
+            body[ln.id] = tuple(pts[1:])
+        return cls(sheet, body)
+
+
+def _seg_rect(a: Point, b: Point, r: Rect) -> float:
+    from mapkit.checks.geometry import _seg_rect_dist
+
+    return _seg_rect_dist(a, b, r)
+
+
+def _clearance(
+    city: CityMap, ln: Line, rect: Rect, anchor: Point, sh: _Sheet, placed: Mapping[str, Rect]
+) -> float:
+    """The least paper between wagon ``rect`` (centre ``anchor``) of line ``ln`` and every
+    other printed thing, on one sheet; its lead-in is checked too (negative: a problem)."""
+    m = METRICS
+    s = sh.sheet
+    area = s.map_area
+    if not area.contains(rect, tol=0.0):
+        return -1.0
+    best = math.inf
+    for sid, c in s.stations.items():
+        a, b = s.station_mark(sid)
+        d = _rect_point(rect, c) if a == b else _seg_rect(a, b, rect)
+        best = min(best, d - m.station_r)
+    for other in city.lines:
+        pts = sh.body[other.id]
+        for p, q in itertools.pairwise(pts):
+            best = min(best, _seg_rect(p, q, rect) - m.line_w / 2)
+        if best < CLEARANCE_MM:
+            return best
+    first = s.stations[ln.stops[0]]
+    for lid, w in placed.items():
+        if lid == ln.id:
+            continue
+        best = min(best, _rect_rect(rect, w) - 0.0)
+        wl = city.line(lid)
+        lead = (w.center, s.stations[wl.stops[0]])
+        best = min(best, _seg_rect(*lead, rect) - m.line_w / 2)
+        # this wagon's lead-in must not run over another wagon
+        if _seg_rect(anchor, first, w) < m.line_w / 2 + CLEARANCE_MM:
+            return -1.0
+    # the lead-in: clear of other stations, and of other lines beyond the first stop
+    for sid, c in s.stations.items():
+        if sid == ln.stops[0]:
+            continue
+        from mapkit.checks.geometry import _seg_dist
+
+        if _seg_dist(c, anchor, first) < m.station_r + m.line_w / 2 + m.near_line + 0.3:
+            return -1.0
+    out = _trim(anchor, first, m.station_r + 1.0)
+    if out is not None:
+        for other in city.lines:
+            if other.id == ln.id:
+                continue
+            pts = sh.body[other.id]
+            for p, q in itertools.pairwise(pts):
+                from mapkit.checks.geometry import _seg_seg_dist
+
+                if _seg_seg_dist(out[0], out[1], p, q) < m.line_w + m.parallel_gap:
+                    return -1.0
+    return best
+
+
+def _trim(a: Point, b: Point, cut: float) -> tuple[Point, Point] | None:
+    """Segment a-b without its last ``cut`` mm (the part inside b's station circle)."""
+    d = math.dist(a, b)
+    if d <= cut:
+        return None
+    t = 1 - cut / d
+    return a, (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+
+def _with_depots(city: CityMap, depots: Mapping[str, Point]) -> CityMap:
+    lines = tuple(
+        replace(ln, depot=Depot(*depots[ln.id], ln.depot.max_width_mm), shape=None)
+        if ln.id in depots
+        else ln
+        for ln in city.lines
+    )
+    return replace(city, lines=lines)
+
+
+def _rect_at(anchor: Point, w: float, h: float) -> Rect:
+    return Rect(anchor[0] - w / 2, anchor[1] - h / 2, w, h)
+
+
+def place_wagons(
+    city: CityMap, papers: Iterable[str] = ("a4", "letter"), lines: Iterable[str] | None = None
+) -> dict[str, Point]:
+    """New depot positions (map units) for ``lines`` (all by default): each wagon beside its
+    line's first station, at least ``CLEARANCE_MM`` from every other station, line and wagon
+    on every paper. Lines not named keep their wagons (as obstacles).
+
+    Raises ``WagonError`` when a wagon finds no clear spot (a crowded first station).
+    """
+    papers = tuple(papers)
+    todo = [ln.id for ln in city.lines] if lines is None else list(lines)
+    depots = {ln.id: ln.depot.xy for ln in city.lines}
+    for lid in todo:
+        depots[lid] = city.station(city.line(lid).stops[0]).xy
+    order = sorted(todo, key=lambda lid: (-wagon_size(city.line(lid))[0], city.line(lid).index))
+    unplaced = list(order)
+    failed: list[str] = []
+    for _ in range(ROUNDS):
+        current = _with_depots(city, depots)
+        sheets = {p: _Sheet.of(current, p) for p in papers}
+        placed: dict[str, dict[str, Rect]] = {
+            p: {lid: sh.sheet.wagons[lid].rect for lid in depots if lid not in unplaced}
+            for p, sh in sheets.items()
+        }
+        failed = []
+        for lid in unplaced:
+            ln = current.line(lid)
+            w, h, _ = wagon_size(ln)
+            spot = _first_clear(current, ln, w, h, sheets, placed)
+            if spot is None:
+                failed.append(lid)
+                continue
+            depots[lid] = spot
+            for p, sh in sheets.items():
+                a = sh.sheet.to_mm(*spot)
+                placed[p][lid] = _rect_at(a, w, h)
+        # the sheets' scale may have changed: check every wagon again
+        current = _with_depots(city, depots)
+        sheets = {p: _Sheet.of(current, p) for p in papers}
+        unplaced = []
+        for lid in order:
+            ln = current.line(lid)
+            for sh in sheets.values():
+                rects = {k: v.rect for k, v in sh.sheet.wagons.items()}
+                wg = sh.sheet.wagons[lid]
+                if _clearance(current, ln, wg.rect, wg.anchor, sh, rects) < CLEARANCE_MM:
+                    unplaced.append(lid)
+                    break
+        if not unplaced:
+            return {lid: depots[lid] for lid in todo}
+    raise WagonError(
+        "no clear spot for the wagon of line "
+        + ", ".join(f"'{lid}'" for lid in (unplaced or failed))
+        + f" beside its first station within {CLEARANCE_MM} mm of paper on "
+        + " and ".join(papers)
+    )
+
+
+class WagonError(Exception):
+    """A wagon with no clear spot beside its first station."""
+
+
+def _first_clear(
+    city: CityMap,
+    ln: Line,
+    w: float,
+    h: float,
+    sheets: Mapping[str, _Sheet],
+    placed: Mapping[str, Mapping[str, Rect]],
+) -> Point | None:
+    """The best clear spot, as a depot position in map units."""
+    scale = min(sh.sheet.scale for sh in sheets.values())
+    first = city.station(ln.stops[0]).xy
+    for spot in _spots(ln, city, w, h):
+        depot = (first[0] + spot.dx / scale, first[1] + spot.dy / scale)
+        ok = True
+        for p, sh in sheets.items():
+            anchor = sh.sheet.to_mm(*depot)
+            rect = _rect_at(anchor, w, h)
+            if _clearance(city, ln, rect, anchor, sh, placed[p]) < CLEARANCE_MM + MARGIN_MM:
+                ok = False
+                break
+        if ok:
+            return depot
+    return None

@@ -1,0 +1,167 @@
+"""mapkit layout: exact octilinear geometry, topology kept, wagons clear, the game unchanged."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from mapkit.checks import validate_path
+from mapkit.layout import LayoutConfig, layout, place_wagons
+from mapkit.layout.network import build_network
+from mapkit.mapfile import load_map, writer
+from mapkit.mapfile.model import fingerprint
+from mapkit.sheet import METRICS
+from mapkit.sheet import layout as sheet_layout
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _angle_off(a, b) -> float:
+    deg = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 45.0
+    return min(deg, 45.0 - deg)
+
+
+@pytest.fixture(scope="module")
+def amsterdam():
+    path = ROOT / "maps" / "amsterdam.json"
+    city = load_map(path)
+    return city, layout(city, LayoutConfig(time_limit=5), doc=json.loads(path.read_text()))
+
+
+def test_every_stretch_is_octilinear_and_long_enough(amsterdam) -> None:
+    _, result = amsterdam
+    new = result.city
+    net = build_network(new)
+    for s in net.stretches:
+        assert _angle_off(net.xy[s.u], net.xy[s.v]) <= 1e-6
+    for paper in ("a4", "letter"):
+        sheet = sheet_layout(new, paper)
+        gaps = [
+            math.dist(sheet.stations[net.ids[s.u]], sheet.stations[net.ids[s.v]])
+            for s in net.stretches
+        ]
+        assert min(gaps) >= METRICS.min_station_distance
+    assert result.report.octilinear_share == 1.0
+    assert result.report.hairpins == 0
+
+
+def test_cyclic_order_and_sides_kept(amsterdam) -> None:
+    city, result = amsterdam
+    net = build_network(city)
+    before = [s.xy for s in city.stations]
+    after = [s.xy for s in result.city.stations]
+    for node, inc in enumerate(net.incident):
+        if len(inc) < 3:
+            continue
+        a, b = net.rotation(node, before), net.rotation(node, after)
+        i = b.index(a[0])
+        assert b[i:] + b[:i] == a, net.ids[node]
+    assert result.report.topology_violations == 0
+
+
+def test_game_unchanged_and_valid_on_both_papers(amsterdam, tmp_path) -> None:
+    city, result = amsterdam
+    assert fingerprint(result.city) == fingerprint(city)
+    out = tmp_path / "amsterdam.json"
+    out.write_text(writer.dumps(result.doc))
+    for paper in ("a4", "letter"):
+        report = validate_path(out, paper=paper)
+        assert [d.code for d in report.diagnostics if d.code.startswith("GEO")] == []
+        assert report.valid
+
+
+def test_wagons_clear_by_1_5_mm(amsterdam) -> None:
+    from shapely import LineString, Point, box
+
+    _, result = amsterdam
+    new = result.city
+    for paper in ("a4", "letter"):
+        sheet = sheet_layout(new, paper)
+        for ln in new.lines:
+            w = sheet.wagons[ln.id].rect
+            poly = box(w.x, w.y, w.right, w.bottom)
+            for sid, c in sheet.stations.items():
+                assert poly.distance(Point(c)) - METRICS.station_r >= 1.5 - 1e-9, (ln.id, sid)
+            for other in new.lines:
+                body = sheet.drawn_routes[other.id][1:]
+                gap = poly.distance(LineString(body)) - METRICS.line_w / 2
+                assert gap >= 1.5 - 1e-9, (ln.id, other.id)
+                if other.id != ln.id:
+                    o = sheet.wagons[other.id].rect
+                    assert poly.distance(box(o.x, o.y, o.right, o.bottom)) >= 1.5 - 1e-9
+
+
+def test_deterministic(amsterdam) -> None:
+    city, result = amsterdam
+    again = layout(city, LayoutConfig(time_limit=5))
+    assert [s.xy for s in again.city.stations] == [s.xy for s in result.city.stations]
+
+
+def test_place_wagons_alone_keeps_stations() -> None:
+    city = load_map(ROOT / "maps" / "madrid.json")
+    depots = place_wagons(city, lines=["A", "B"])
+    assert set(depots) == {"A", "B"}
+    for lid, (x, y) in depots.items():
+        first = city.station(city.line(lid).stops[0])
+        assert math.dist((x, y), first.xy) > 0
+
+
+def _doc(stations, lines) -> dict:
+    return {
+        "format": "mapkit-map/1",
+        "id": "t",
+        "name": "T",
+        "stations": [{"id": i, "x": x, "y": y} for i, x, y in stations],
+        "lines": [
+            {
+                "id": lid,
+                "color": col,
+                "windows": 2,
+                "points": {"first": 2, "others": 1},
+                "depot": {"x": 0, "y": 0},
+                "stops": stops,
+            }
+            for lid, col, stops in lines
+        ],
+    }
+
+
+CROSS = _doc(
+    [("a", 0, 0), ("b", 10, 1), ("c", 20, 3), ("d", 9, -9), ("e", 11, 12), ("f", 31, 2)],
+    [("A", "#d62728", ["a", "b", "c", "f"]), ("B", "#1f77b4", ["d", "b", "e"])],
+)
+
+
+def test_pinned_station_stays_put() -> None:
+    from mapkit.mapfile.model import build_map
+
+    city = build_map(CROSS)
+    result = layout(city, LayoutConfig(pinned=frozenset({"b"}), time_limit=3))
+    assert result.city.station("b").xy == (10.0, 1.0)
+    net = build_network(result.city)
+    for s in net.stretches:
+        assert _angle_off(net.xy[s.u], net.xy[s.v]) <= 1e-6
+
+
+def test_cli_writes_a_new_map_and_refuses_bad_pins(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from mapkit.cli import app
+
+    src = tmp_path / "cross.json"
+    src.write_text(json.dumps(CROSS))
+    out = tmp_path / "new.json"
+    runner = CliRunner()
+    res = runner.invoke(app, ["layout", str(src), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "stretches on the eight directions: 100.0%" in res.output
+    assert load_map(out).line("A").stops == ("a", "b", "c", "f")
+    res = runner.invoke(app, ["layout", str(src), "-o", str(tmp_path / "x.json"), "--pin", "zz"])
+    assert res.exit_code == 2
+    assert not (tmp_path / "x.json").exists()
+    res = runner.invoke(app, ["layout", str(src), "-o", str(src)])
+    assert res.exit_code == 2
+    assert json.loads(src.read_text()) == CROSS
