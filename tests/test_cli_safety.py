@@ -360,7 +360,10 @@ def test_sigint_during_simulate_records_exits_130_and_leaves_the_folder(tmp_path
             ["report", "{map}", "--threshold", "inf"],
             "--threshold must be a number from 0 to 1000, not inf",
         ),
-        (["report", "{map}", "--decision-games", "-1"], "--decision-games must be from 1 to"),
+        (
+            ["report", "{map}", "--decision-games", "10000000000"],
+            "--decision-games must be from 1 to",
+        ),
         (["compare", "{map}", "{map}", "--games", str(10**10)], "--games must be from 2 to"),
         (
             ["tune", "{map}", "-o", "{tmp}/t.json", "--mean", "1e308"],

@@ -44,10 +44,7 @@ def output_format(output: str | None, pdf: bool, png: bool) -> str:
     if pdf and png:
         fail("choose one of --pdf and --png", 2)
     flag = "pdf" if pdf else "png" if png else None
-    suffix = Path(output).suffix.lower() if output and not os.path.isdir(output) else ""
-    if suffix and suffix not in FORMATS:
-        fail(f"-o {output}: a sheet is a .svg, .pdf or .png file, not {suffix}", 2)
-    named = FORMATS.get(suffix)
+    named = FORMATS.get(Path(output).suffix.lower()) if output else None
     if flag and named and flag != named:
         fail(f"-o {output} names a {named.upper()} file but --{flag} asks for {flag.upper()}", 2)
     return flag or named or "svg"
@@ -209,6 +206,9 @@ def render(
         else:
             shown = out_arg  # type: ignore[assignment]
         target = output_path(shown, inputs, trial=True)
+        suffix = Path(shown).suffix.lower()
+        if suffix and suffix not in FORMATS:
+            fail(f"-o {shown}: a sheet is a .svg, .pdf or .png file, not {suffix}", 2)
         not_a_map(target, f"a {fmt.upper()} sheet")
         if target.resolve() in seen:
             fail(
