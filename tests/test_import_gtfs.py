@@ -89,7 +89,8 @@ def test_la_imports_to_a_map_that_passes_strict_validation():
     assert result.diagnostics == validate_source(writer.dumps(doc), "<x>").diagnostics
     assert result.notes == [
         "route Metro A Line (Blue): left out Pacific Ave Station (on a one-way variant)",
-        "line Metro L Line (Gold) (7 stations from Atlantic Station) left out: it meets no line kept",
+        "line Metro L Line (Gold) (7 stations from Atlantic Station) left out: "
+        "it meets no line kept",
         "20 of 90 stations left out to fit --max-stations 70 (termini and interchanges kept)",
         "line D: colour #886688 (#a05da5 is too close to a line it meets)",
         "line F: colour #6666ee (#fc74fd is too close to a line it meets)",
@@ -371,6 +372,8 @@ def test_cli_usage_problems_exit_2(tmp_path):
         (["import", "gtfs", str(feed), "-o", "x.json", "--max-stations", "1"], "--max-stations"),
         (["import", "gtfs", str(feed), "-o", "x.json", "--route-types", "boat"], "boat"),
         (["import", "gtfs", str(feed), "-o", "x.json", "--id", "Bad Id"], "--id"),
+        (["import", "gtfs", str(feed), "-o", "x.json", "--time-limit", "0"], "--time-limit"),
+        (["import", "gtfs", str(feed), "-o", "x.json", "--max-lines", "27"], "--max-lines"),
     ]
     for args, words in cases:
         res = runner.invoke(app, args)

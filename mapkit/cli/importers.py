@@ -33,7 +33,7 @@ Merge = Annotated[
 Separate = Annotated[
     bool, typer.Option(help="Keep networks that share no station with the largest one.")
 ]
-TimeLimit = Annotated[float | None, typer.Option(help="Seconds the layout may take.")]
+TimeLimit = Annotated[float, typer.Option(help="Seconds each layout try may take (up to 4 tries).")]
 
 
 def _config(**kwargs):
@@ -59,14 +59,19 @@ def _map_id(given: str | None, output: Path) -> str | None:
 
 
 def _finish(network_reader, source: Path, output: Path, cfg) -> None:
+    import sys
+
     from mapkit.atomic import write_text
     from mapkit.importers.draft import network_to_map
     from mapkit.importers.network import ImportFailure
     from mapkit.mapfile import writer
     from mapkit.notices import Severity
 
+    def progress(text: str) -> None:
+        typer.echo(f"mapkit: layout: {text}", err=True)
+
     try:
-        result = network_to_map(network_reader(), cfg)
+        result = network_to_map(network_reader(), cfg, progress if sys.stderr.isatty() else None)
     except ImportFailure as exc:
         fail(str(exc), exc.exit_code)
     except OSError as exc:
@@ -116,7 +121,7 @@ def gtfs(
     map_id: MapId = None,
     merge_distance: Merge = 150.0,
     separate: Separate = False,
-    time_limit: TimeLimit = None,
+    time_limit: TimeLimit = 2.5,
 ) -> None:
     """A draft map from a GTFS feed: platforms merged into stations, each route's trip
     patterns merged into its lines, thinned to a sheet's size, lettered, coloured, with
@@ -166,7 +171,7 @@ def graph(
     map_id: MapId = None,
     merge_distance: Merge = 150.0,
     separate: Separate = False,
-    time_limit: TimeLimit = None,
+    time_limit: TimeLimit = 2.5,
 ) -> None:
     """A draft map from a line graph (LOOM's GeoJSON: Point features with station_id and
     station_label, LineString features with from, to and lines), made as from a feed.

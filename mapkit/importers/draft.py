@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mapkit.importers.network import ImportFailure, Network
 from mapkit.importers.patterns import merge_patterns
 from mapkit.importers.reduce import DraftLine, keep_lines, thin
 from mapkit.importers.stations import merge_nearby, short_name, slug, station_ids
+
+if TYPE_CHECKING:
+    from mapkit.layout import LayoutReport
+    from mapkit.notices import Diagnostic
 
 Progress = Callable[[str], None]
 FORMAT = "mapkit-map/1"
@@ -42,24 +46,34 @@ class ImportConfig:
     merge_m: float = 150.0
     separate: bool = False
     """Keep networks that share no station with the largest one (TOP002 warns of them)."""
-    time_limit: float | None = None
-    """For the layout; None: its default."""
+    time_limit: float = 2.5
+    """Seconds each layout try may take (at most ``len(BLENDS)`` tries: the import stays
+    within 10 s)."""
 
     def __post_init__(self) -> None:
+        from mapkit.sheet import PAPERS
+
+        if self.paper not in PAPERS:
+            raise ImportFailure(f"unknown paper {self.paper!r}; known: {', '.join(PAPERS)}", 2)
         if not 2 <= self.max_stations <= 400:
             raise ImportFailure("--max-stations must be 2 to 400", 2)
         if not 1 <= self.max_lines <= 26:
             raise ImportFailure("--max-lines must be 1 to 26", 2)
         if not 0 <= self.merge_m <= 5000:
             raise ImportFailure("--merge-distance must be 0 to 5000 metres", 2)
+        if not 0 < self.time_limit <= 600:
+            raise ImportFailure("--time-limit must be above 0 and at most 600 seconds", 2)
 
 
 @dataclass
 class ImportResult:
+    """The draft map, what the data forced (``notes``), the layout's report (None without
+    layout) and what validate says of the draft."""
+
     doc: dict[str, Any]
     notes: list[str] = field(default_factory=list)
-    layout_report: Any = None
-    diagnostics: list = field(default_factory=list)
+    layout_report: LayoutReport | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
     def problems(self) -> tuple[int, int]:
@@ -110,7 +124,7 @@ def network_to_map(
     """The playable draft map of a network (see the module docstring); ``progress`` hears
     how a long layout goes."""
     cfg = config or ImportConfig()
-    notes = list(network.notes)
+    notes: list[str] = []
     network = merge_nearby(network, cfg.merge_m)
     every = draft_lines(network, notes)
     kept = keep_lines(every, cfg.max_lines, cfg.separate)
@@ -215,11 +229,9 @@ def _lay_out(result: ImportResult, cfg: ImportConfig, progress: Progress | None)
     from mapkit.layout import LayoutConfig, LayoutError, layout
     from mapkit.mapfile import build_map
 
-    options: dict[str, Any] = {"paper": cfg.paper}
-    if cfg.time_limit is not None:
-        options["time_limit"] = cfg.time_limit
+    config = LayoutConfig(paper=cfg.paper, time_limit=cfg.time_limit)
     try:
-        laid = layout(build_map(result.doc), LayoutConfig(**options), result.doc, progress)
+        laid = layout(build_map(result.doc), config, result.doc, progress)
     except LayoutError as exc:
         result.notes.append(f"no layout ({exc}): the stations stay where projected")
         return

@@ -9,7 +9,7 @@ place ids; :mod:`mapkit.importers.patterns` merges them into lines.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 Pattern = tuple[str, ...]
 
@@ -52,7 +52,6 @@ class Network:
     places: Mapping[str, Place]
     routes: tuple[Route, ...]
     source: str = ""
-    notes: tuple[str, ...] = field(default=())
 
 
 def check_lat_lon(lat: float, lon: float, what: str) -> None:

@@ -5,7 +5,8 @@ continues the line outward and the eight directions of the sheet, at a few dista
 a place is good when the wagon, grown by ``CLEARANCE``, stays inside the map area and
 touches no station circle, no other wagon and no line, and its lead-in line to the
 terminus passes no other station. The best good place wins: outward first, then
-close. The line's stops are turned round when its wagon sits at the last one.
+close (with none good, the one in the way of the fewest things). The line's stops
+are turned round when its wagon sits at the last one.
 """
 
 from __future__ import annotations
@@ -31,8 +32,6 @@ _DIRECTIONS = tuple(
 class Placed:
     stops: tuple[str, ...]
     depot: Point
-    clear: bool
-    """False when no place was free and the least crowded one was taken."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +92,7 @@ def place_wagons(
                     turn = math.degrees(math.acos(cos_turn))
                     score = (faults, round(turn / 45), extra)
                     if best is None or score < best[0]:
-                        best = (score, Placed(tuple(stops), depot, faults == 0), rect)
+                        best = (score, Placed(tuple(stops), depot), rect)
         assert best is not None
         _, chosen, rect = best
         placed_rects.append(rect)

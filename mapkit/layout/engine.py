@@ -15,9 +15,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mapkit.layout.coords import UNIT, Placement, Repair, box_units, solve_coordinates
-from mapkit.layout.directions import choose
+from mapkit.layout.coords import (
+    UNIT,
+    Placement,
+    Repair,
+    box_units,
+    find_conflicts,
+    mm_per_unit,
+    solve_coordinates,
+)
+from mapkit.layout.directions import choose, crowded
 from mapkit.layout.network import Network
+from mapkit.mapfile.model import CityMap
 
 Point = tuple[float, float]
 TARGET_SPACING = 1.3
@@ -30,6 +39,7 @@ MIN_SCALE = 2.2
 
 
 MAX_HOPS = 3
+MAX_REPAIRS = 2
 
 
 def _near(net: Network, stretches: set[int], hops: int) -> set[int]:
@@ -39,6 +49,36 @@ def _near(net: Network, stretches: set[int], hops: int) -> set[int]:
         nodes = {n for e in out for n in (net.stretches[e].u, net.stretches[e].v)}
         out |= {e for n in nodes for e in net.incident[n]}
     return out
+
+
+def printed_conflicts(city: CityMap, xy: list[Point]) -> int:
+    """How many problems validate's geometry layer finds between stations and lines (GEO001,
+    GEO002, GEO007) once the stations of ``city`` are at ``xy``, on A4 and on Letter (the
+    wagons are placed later, each at its first station meanwhile)."""
+    from dataclasses import replace
+
+    from shapely import STRtree, points
+
+    from mapkit.checks.context import CheckContext
+    from mapkit.checks.geometry import _Geo
+    from mapkit.mapfile import LoadResult
+    from mapkit.mapfile.model import Depot
+
+    stations = tuple(replace(s, x=p[0], y=p[1]) for s, p in zip(city.stations, xy, strict=True))
+    where = {s.id: (s.x, s.y) for s in stations}
+    lines = tuple(
+        replace(ln, depot=Depot(*where[ln.stops[0]], ln.depot.max_width_mm), shape=None)
+        for ln in city.lines
+    )
+    moved = replace(city, stations=stations, lines=lines)
+    count = 0
+    for paper in ("a4", "letter"):
+        ctx = CheckContext(LoadResult("<layout>"), moved, paper)
+        geo = _Geo(ctx)
+        geo.crowding()
+        geo.lines_vs_stations(STRtree(points(geo.xy)))
+        count += len(ctx.diagnostics)
+    return count
 
 
 class LayoutError(Exception):
@@ -53,10 +93,15 @@ class Drawn:
     scale_in: float
     attempts: int
 
+    conflicts: int = 0
+    sharp: bool = False
+    """Whether 45° bends had to be allowed to keep the order of the lines."""
+
     @property
-    def score(self) -> tuple[int, int, int]:
-        p = self.placement
-        return (len(p.off_direction), len(p.unmet), int(p.overflow > 0.5))
+    def score(self) -> tuple[int, int]:
+        """Stretches off their direction, then pairs too close at the print scale the
+        drawing really gets."""
+        return (len(self.placement.off_direction), self.conflicts)
 
 
 def run(
@@ -65,7 +110,10 @@ def run(
     allow_45: bool,
     deadline: float,
     say: Callable[[str], None] | None = None,
+    city: CityMap | None = None,
 ) -> Drawn:
+    """The best drawing found by ``deadline``: every stretch on its direction if possible,
+    and (measured on ``city``'s sheets with the stations moved) nothing too close."""
     lengths = [math.dist(net.xy[s.u], net.xy[s.v]) for s in net.stretches]
     lengths = [d for d in lengths if d > 0]
     if not lengths:
@@ -75,7 +123,7 @@ def run(
     bw, bh = box_units(scale)
     w_in = max(net.xy[i][0] for i in live) - min(net.xy[i][0] for i in live)
     h_in = max(net.xy[i][1] for i in live) - min(net.xy[i][1] for i in live)
-    k = TARGET_SPACING * UNIT / statistics.median(lengths)
+    k = max(TARGET_SPACING * UNIT / statistics.median(lengths), UNIT / min(lengths))
     k = min(k, 0.95 * bw / max(w_in, 1e-9), 0.95 * bh / max(h_in, 1e-9))
     scale_k = 1.0
     fixed = {i: (net.xy[i][0] * k, net.xy[i][1] * k) for i in pinned}
@@ -90,6 +138,8 @@ def run(
     direction: dict[int, int] | None = None
     repair: Repair | None = None
     hops = 0
+    repairs = 0
+    sharp = False
     while True:
         attempts += 1
         if repair is None and direction is None:
@@ -98,6 +148,8 @@ def run(
             if choice is None:
                 break
             direction = choice.direction
+            if choice.sharp and not allow_45:
+                allow_45 = sharp = True
         targets = [(round(x * k * scale_k), round(y * k * scale_k)) for x, y in net.xy]
         placed = solve_coordinates(
             net, direction, targets, fixed, set(frozen), scale, deadline, seps, repair
@@ -112,6 +164,15 @@ def run(
         direction = placed.direction
         seps = placed.separations
         drawn = Drawn(placed.xy, direction, placed, k * scale_k, attempts)
+        drawn.conflicts = (
+            printed_conflicts(city, placed.xy)
+            if city is not None
+            else len(
+                find_conflicts(
+                    net, placed.xy, min(mm_per_unit([placed.xy[i] for i in live]), scale)
+                )
+            )
+        )
         if best is None or drawn.score < best.score:
             best = drawn
         if say:
@@ -121,9 +182,18 @@ def run(
                 + f": {len(placed.off_direction)} stretches off their direction, "
                 f"{len(placed.unmet)} clearances unmet, {placed.overflow:.1f} units too wide"
             )
-        if drawn.score == (0, 0, 0) or time.monotonic() > deadline:
+        if drawn.score == (0, 0) or time.monotonic() > deadline:
             break
-        if placed.off_direction or placed.unmet:
+        if (placed.off_direction or placed.unmet) and repairs >= MAX_REPAIRS:
+            # this scale is too tight for the map's centre: start again a size smaller
+            if scale <= MIN_SCALE:
+                break
+            repairs, repair, direction, seps = 0, None, None, None
+            scale = max(scale * 0.9, MIN_SCALE)
+            scale_k = START_SCALE / scale
+            fixed = {i: (net.xy[i][0] * k * scale_k, net.xy[i][1] * k * scale_k) for i in pinned}
+        elif placed.off_direction or placed.unmet:
+            repairs += 1
             trouble = _near(net, set(placed.off_direction), 1)
             for sep in placed.unmet:
                 pts = set(sep.first) | set(sep.second)
@@ -143,6 +213,12 @@ def run(
         else:
             break
     if best is None:
-        raise LayoutError("no octilinear directions keep the order of lines at every station")
+        node = crowded(net)
+        where = f" (the tightest: station '{net.ids[node]}')" if node is not None else ""
+        raise LayoutError(
+            "no octilinear directions keep the order of the lines at every station within "
+            f"the time limit{where}"
+        )
     best.attempts = attempts
+    best.sharp = sharp
     return best
