@@ -50,7 +50,7 @@ def report(
         int, typer.Option("--games", "-n", help="Decks per bot (skill, difficulty), race games.")
     ] = 200,
     players: Annotated[int, typer.Option(help="Seats for tension and races (1: solo).")] = 3,
-    tension_games: Annotated[int, typer.Option(help="Games for the tension figures.")] = 100,
+    tension_games: Annotated[int, typer.Option(help="Games for the tension figures.")] = 60,
     decision_games: Annotated[int, typer.Option(help="Games for the decision figures.")] = 6,
     threshold: Annotated[float, typer.Option(help="Points by which a choice must matter.")] = 1.0,
     seed: Annotated[int, typer.Option(help="Run seed (the same decks for every bot).")] = 0,
@@ -59,6 +59,12 @@ def report(
     ] = Variant.standard,
     scale: Annotated[
         bool, typer.Option(help="Measure the shipped cities for the difficulty scale.")
+    ] = True,
+    mixed_games: Annotated[
+        int, typer.Option(help="Games with one lookahead among greedy players (0: skip).")
+    ] = 60,
+    sensitivity: Annotated[
+        bool, typer.Option(help="Measure every line's windows and first bonus +-1.")
     ] = True,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (0: one per core).")] = 1,
     format: Annotated[
@@ -80,11 +86,16 @@ def report(
     from mapkit.atomic import OutputError, check_writable
     from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 
-    if games < 2 or tension_games < 1 or decision_games < 1:
-        fail("--games must be at least 2, --tension-games and --decision-games at least 1", 2)
+    if games < 2 or tension_games < 1 or decision_games < 1 or mixed_games < 0:
+        fail(
+            "--games must be at least 2, --tension-games and --decision-games at least 1, "
+            "--mixed-games at least 0",
+            2,
+        )
     options.games(games, "--games", 2)
     options.games(tension_games, "--tension-games")
     options.games(decision_games, "--decision-games")
+    options.games(mixed_games, "--mixed-games", 0)
     options.number(threshold, "--threshold", 0, 1000)
     options.time_limit(time_limit)
     if not valid_player_count(players):
@@ -105,7 +116,7 @@ def report(
             import matplotlib  # noqa: F401
         except ImportError:
             fail("--format html needs matplotlib: pip install 'mapkit[report]'", 2)
-    city = load_or_fail(path, check_paper="a4")
+    loaded = loaded_or_fail(path, check_paper="a4")
 
     from mapkit.design.report import ReportConfig, design_report
 
@@ -118,10 +129,13 @@ def report(
         threshold=threshold,
         special=variant is Variant.special,
         difficulty=scale,
+        mixed_games=mixed_games,
+        sensitivity=sensitivity,
         jobs=jobs,
     )
+    say = _say if sys.stderr.isatty() else None
     limit_time(time_limit)
-    rep = design_report(city, cfg, progress=_say if sys.stderr.isatty() else None)
+    rep = design_report(loaded.map, cfg, progress=say, doc=loaded.doc)
     if format is ReportFormat.html:
         from mapkit.design.html import to_html
 
@@ -312,8 +326,8 @@ def tune(
     )
     typer.echo(
         f"objective {result.objective_before:.4f} -> {result.objective_after:.4f} "
-        f"in {len(result.steps)} edits; {result.measured} candidates, "
-        f"{result.rejected} of them rejected by the validator"
+        f"in {len(result.steps)} edits; {result.measured} candidates, {result.moved} made "
+        f"valid by placing wagons again, {result.rejected} rejected by the validator"
         + (f"; {len(result.undone)} undone by the decisions guard" if result.undone else "")
     )
     for s in result.steps:
