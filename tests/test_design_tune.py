@@ -198,12 +198,19 @@ def test_identical_lines_are_told_apart_in_one_merged_step() -> None:
 
 def test_a_candidate_that_does_not_validate_is_never_measured() -> None:
     doc = json.loads((ROOT / "maps" / "berlin.json").read_text())
-    doc["lines"][1]["windows"] = 4  # B's wagon grows over a station
+    doc["lines"][0]["windows"] = 4  # A's wagon grows over a station
     assert validation_errors(doc) == ["GEO005"]
     assert evaluate(Task(doc, TuneConfig(games=10), 0)) is None
     cfg = TuneConfig(games=40, seed=1, steps=1, points=False, decision_games=0)
-    r = tune(json.loads((ROOT / "maps" / "berlin.json").read_text()), Targets(mean=60), cfg)
-    assert r.rejected >= 3  # B, E and F +1 window all overlap in Berlin
+    tight = json.loads((ROOT / "maps" / "berlin.json").read_text())
+    # the wagons of B, E and F where hand layout had them, with no room to grow
+    for ln in tight["lines"]:
+        where = {"B": (13.28, 1.03), "E": (18.28, 2.13), "F": (6.11, 0.16)}.get(ln["id"])
+        if where:
+            ln["depot"]["x"], ln["depot"]["y"] = where
+    assert validation_errors(tight) == []
+    r = tune(tight, Targets(mean=60), cfg)
+    assert r.rejected >= 3  # B, E and F +1 window all overlap there
     assert validation_errors(r.doc) == []
 
 

@@ -10,21 +10,23 @@ docs/rendering.md#octilinear-layout.
 
 from __future__ import annotations
 
+import itertools
+import math
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 from typing import Any
 
 from mapkit.layout.engine import LayoutError
 from mapkit.layout.report import LayoutReport
-from mapkit.layout.wagons import WagonError, place_wagons
-from mapkit.mapfile.model import CityMap, Depot, build_map
+from mapkit.layout.wagons import CLEARANCE_MM, WagonError, place_wagons, wagon_clearance
+from mapkit.mapfile.model import CityMap, build_map
 
 __all__ = [
     "LayoutConfig", "LayoutError", "LayoutReport", "LayoutResult", "WagonError", "layout",
-    "place_wagons",
+    "place_wagons", "with_wagons",
 ]  # fmt: skip
 
 Point = tuple[float, float]
@@ -68,6 +70,39 @@ def _exact(xy: list[Point]) -> list[Point] | None:
     lo_x = min(p[0] for p in fr)
     lo_y = min(p[1] for p in fr)
     return [(int((fx - lo_x) * den), int((fy - lo_y) * den)) for fx, fy in fr]
+
+
+def _seg_dist(p: Point, a: Point, b: Point) -> float:
+    from mapkit.layout.coords import _seg_dist as dist
+
+    return dist(p, a, b)
+
+
+def _doglegs(net, xy: list[Point], stretches: set[int]) -> dict[tuple[int, int], Point]:
+    """A bend point for each stretch the layout could not put on one direction: a straight
+    run and a diagonal one meeting at 135°, on whichever side keeps farther from other
+    stations. Keyed by the stretch's station pair."""
+    out: dict[tuple[int, int], Point] = {}
+    for e in sorted(stretches):
+        s = net.stretches[e]
+        (ux, uy), (vx, vy) = xy[s.u], xy[s.v]
+        dx, dy = vx - ux, vy - uy
+        sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+        if abs(dx) >= abs(dy):
+            run = abs(dx) - abs(dy)
+            options = [(ux + sx * run, uy), (ux + sx * abs(dy), vy)]
+        else:
+            run = abs(dy) - abs(dx)
+            options = [(ux, uy + sy * run), (vx, uy + sy * abs(dx))]
+        others = [p for i, p in enumerate(xy) if i not in (s.u, s.v) and net.incident[i]]
+
+        def room(p: Point, others=others, a=xy[s.u], b=xy[s.v]) -> float:
+            return min(
+                (min(_seg_dist(q, a, p), _seg_dist(q, p, b)) for q in others), default=math.inf
+            )
+
+        out[(s.u, s.v)] = max(options, key=room)
+    return out
 
 
 def city_doc(city: CityMap) -> dict[str, Any]:
@@ -143,12 +178,9 @@ def layout(
     notes = []
     off = drawn.placement.off_direction
     if off:
-        worst = max(off, key=off.get)
-        s = net.stretches[worst]
         notes.append(
-            f"no octilinear layout found within {config.time_limit:g} s: {len(off)} "
-            f"stretch(es) off the eight directions, the worst from station '{net.ids[s.u]}' "
-            f"to '{net.ids[s.v]}' (pin fewer stations, allow 45° bends or give more time)"
+            f"{len(off)} stretch(es) could not take one direction within "
+            f"{config.time_limit:g} s and bend once on the way (135°)"
         )
     xy = drawn.xy
     if pinned:
@@ -156,40 +188,74 @@ def layout(
         out = [net.xy[i] if i in pinned else (x / k, y / k) for i, (x, y) in enumerate(xy)]
     else:
         out = _exact(xy) or [(round(x, 9), round(y, 9)) for x, y in xy]
+    bends = _doglegs(net, out, set(off))
     base = city_doc(city) if doc is None else writer.normalize(doc)
     new_doc = {**base, "stations": [dict(s) for s in base["stations"]]}
     for st, (x, y) in zip(new_doc["stations"], out, strict=True):
         st["x"], st["y"] = _num(x), _num(y)
     lines = []
+    where = {sid: i for i, sid in enumerate(net.ids)}
     for ln in new_doc["lines"]:
         ln = dict(ln)
         ln.pop("shape", None)
+        stops = [where[sid] for sid in ln["stops"]]
+        if ln.get("loop"):
+            stops.append(stops[0])
+        if any((min(a, b), max(a, b)) in bends for a, b in itertools.pairwise(stops)):
+            shape = [[ln["depot"]["x"], ln["depot"]["y"]]]
+            for a, b in itertools.pairwise(stops):
+                shape.append([_num(v) for v in out[a]])
+                bend = bends.get((min(a, b), max(a, b)))
+                if bend is not None:
+                    shape.append([_num(v) for v in bend])
+            shape.append([_num(v) for v in out[stops[-1]]])
+            ln["shape"] = shape
         lines.append(ln)
     new_doc["lines"] = lines
     placed_city = build_map(new_doc)
-    try:
-        depots = place_wagons(placed_city)
-    except WagonError as exc:
-        raise LayoutError(str(exc)) from None
+    depots = place_wagons(placed_city, strict=False)
     for ln in new_doc["lines"]:
         x, y = depots[ln["id"]]
         ln["depot"] = {**ln["depot"], "x": _num(x), "y": _num(y)}
+        if "shape" in ln:
+            ln["shape"][0] = [_num(x), _num(y)]
     new_doc = writer.normalize(new_doc)
     new_city = build_map(new_doc, source=city.source)
     report = measure(city, new_city, time.monotonic() - start, drawn.attempts, config.paper)
+    tight = {k: v for k, v in wagon_clearance(new_city).items() if v < CLEARANCE_MM - 1e-9}
+    if tight:
+        notes.append(
+            "no clear spot for the wagon of line "
+            + ", ".join(f"'{k}' ({v:.1f} mm)" for k, v in sorted(tight.items()))
+            + f" beside its first station: {CLEARANCE_MM} mm of paper needed on A4 and Letter"
+        )
+    report.wagons_unclear = sorted(tight)
     report.notes = notes
     return LayoutResult(new_doc, new_city, report)
 
 
-def relaid_wagons(city: CityMap, lines: Iterable[str] | None = None) -> CityMap:
-    """``city`` with the wagons of ``lines`` (all by default) placed again."""
+def with_wagons(
+    doc: dict[str, Any], city: CityMap, lines: Iterable[str] | None = None
+) -> dict[str, Any]:
+    """``doc`` (the document of ``city``) with the wagons of ``lines`` (all by default)
+    placed again by :func:`place_wagons`; stations stay where they are. Raises WagonError
+    when a wagon has no clear spot."""
     depots = place_wagons(city, lines=lines)
-    return replace(
-        city,
-        lines=tuple(
-            replace(ln, depot=Depot(*depots[ln.id], ln.depot.max_width_mm))
-            if ln.id in depots
-            else ln
-            for ln in city.lines
-        ),
-    )
+    out = writer_normalize(doc)
+    new_lines = []
+    for ln in out["lines"]:
+        ln = dict(ln)
+        if ln["id"] in depots:
+            x, y = depots[ln["id"]]
+            ln["depot"] = {**ln["depot"], "x": _num(round(x, 4)), "y": _num(round(y, 4))}
+            if "shape" in ln:
+                ln["shape"] = [[ln["depot"]["x"], ln["depot"]["y"]], *ln["shape"][1:]]
+        new_lines.append(ln)
+    out["lines"] = new_lines
+    return out
+
+
+def writer_normalize(doc: dict[str, Any]) -> dict[str, Any]:
+    from mapkit.mapfile import writer
+
+    return writer.normalize(doc)

@@ -31,7 +31,7 @@ UNIT = 4
 """Layout units of the shortest stretch (the axis run of a diagonal one is 3: 4.24 long)."""
 LENGTH_COST = 1.0
 MOVE_COST = 0.25
-LONG_COST = 4.0
+LONG_COST = 40.0
 LONG_LIMIT = 2.5
 """A stretch longer than this many ``UNIT`` is priced ``LONG_COST`` more per unit."""
 SLACK_COST = 2000.0
@@ -144,7 +144,9 @@ def solve_coordinates(
             seps[key] = old
             continue
         axes = _axes(net, direction, key, free)
-        ax, _ = _best_axis(net.xy, old.first, old.second, axes)
+        ax = old.axis
+        if ax not in axes:
+            ax, _ = _best_axis(net.xy, old.first, old.second, axes)
         seps[key] = Separation(old.first, old.second, ax, old.mm)
     while True:
         left = deadline - time.monotonic()
@@ -161,16 +163,21 @@ def solve_coordinates(
                 continue
             # the side the pair has now, if it has one (the directions allow it); else the
             # side it had in the input
+            # the side the pair had in the input; if it had none (it touched), the side
+            # it has now
             axes = _axes(net, direction, key, free)
-            ax, sep = _best_axis(xy, first, second, axes)
-            if sep <= 1e-9:
-                ax, sep = _best_axis(net.xy, first, second, axes)
-                if sep <= 0 and key[0] == "e" and _crossed(net.xy, first, second):
+            ax, sep = _best_axis(net.xy, first, second, axes)
+            if sep <= 0:
+                if key[0] == "e" and _crossed(net.xy, first, second):
                     ax = None  # they cross in the input too: a crossing the map already had
+                else:
+                    ax, _ = _best_axis(xy, first, second, axes)
             seps[key] = Separation(first, second, ax, mm)
             new += 1
         if not new or time.monotonic() > deadline:
-            return Placement(xy, off, [seps[k] for k in unmet], overflow, direction, seps, scale)
+            unmet_seps = [seps[k] for k in unmet]
+            unmet_seps += [seps[k] for k in found if k not in unmet and seps[k].axis is not None]
+            return Placement(xy, off, unmet_seps, overflow, direction, seps, scale)
 
 
 def find_conflicts(net: Network, xy: list[Point], scale: float) -> dict[tuple, tuple]:
@@ -328,6 +335,7 @@ def _solve(
     slack_cols: dict[int, tuple[int, int]] = {}
     root2 = math.sqrt(2.0)
     pick: dict[int, list[tuple[int, int]]] = {}
+    big_m = 4.0 * max(box_units(scale))
     if repair is not None:
         fixed = {e: float(k) for e, k in direction.items() if e not in repair.free}
         fixed.update(repair.frozen)
@@ -335,7 +343,6 @@ def _solve(
         if got is None:
             return None
         pick = got
-        big_m = 4.0 * max(box_units(scale))
         for e, opts in pick.items():
             _choice_rows(p, net.stretches[e], opts, xs, ys, big_m)
     for e, s in enumerate(net.stretches):
@@ -377,21 +384,38 @@ def _solve(
                 p.row({hi: 1.0, cols[i]: -1.0}, 0.0)
         p.row({hi: 1.0, lo: -1.0, over: -1.0}, upper=math.floor(size))
     sep_slack: dict[tuple, int] = {}
+    either: dict[tuple, list[tuple[tuple[int, int], int]]] = {}
+    moving = {n for e in pick for n in (net.stretches[e].u, net.stretches[e].v)}
     for key, sep in seps.items():
-        ax = sep.axis
-        if ax is None:
+        if sep.axis is None:
             continue
-        need = math.ceil(sep.mm / scale * math.hypot(*ax))
         slack = sep_slack[key] = p.var(SEPARATION_COST / UNIT)
-        for a in sep.first:
-            for b in sep.second:
-                p.row({xs[b]: ax[0], ys[b]: ax[1], xs[a]: -ax[0], ys[a]: -ax[1], slack: 1.0}, need)
+        if moving & (set(sep.first) | set(sep.second)):
+            # a pair the repair moves: any axis along which the input has it apart (a
+            # binary each, as in Nöllenburg and Wolff's planarity constraints)
+            axes = [ax for ax in AXES if _best_axis(net.xy, sep.first, sep.second, [ax])[1] >= 0]
+            opts = either[key] = [(ax, p.binary()) for ax in axes or AXES]
+            p.row({z: 1.0 for _, z in opts}, 1.0, 1.0)
+        else:
+            opts = [(sep.axis, -1)]
+        for ax, z in opts:
+            need = math.ceil(sep.mm / scale * math.hypot(*ax))
+            for a in sep.first:
+                for b in sep.second:
+                    row = {xs[b]: ax[0], ys[b]: ax[1], xs[a]: -ax[0], ys[a]: -ax[1], slack: 1.0}
+                    if z >= 0:
+                        row[z] = -big_m
+                        p.row(row, need - big_m)
+                    else:
+                        p.row(row, need)
     sol = p.solve(time_limit)
     if not sol.ok:
         return None
     val = sol.values
     if pick:
         direction.update(picked(pick, val))
+    for key, opts in either.items():
+        seps[key].axis = max(opts, key=lambda az: val[az[1]])[0]
     xy = [(val[xs[i]], val[ys[i]]) for i in range(n)]
     off = {e: val[a] + val[b] for e, (a, b) in slack_cols.items() if val[a] + val[b] > 1e-6}
     unmet = [key for key, col in sep_slack.items() if val[col] > 1e-6]

@@ -15,7 +15,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mapkit.layout.coords import UNIT, Placement, Repair, box_units, solve_coordinates
+from mapkit.layout.coords import (
+    UNIT,
+    Placement,
+    Repair,
+    box_units,
+    find_conflicts,
+    mm_per_unit,
+    solve_coordinates,
+)
 from mapkit.layout.directions import choose
 from mapkit.layout.network import Network
 
@@ -30,6 +38,7 @@ MIN_SCALE = 2.2
 
 
 MAX_HOPS = 3
+MAX_REPAIRS = 2
 
 
 def _near(net: Network, stretches: set[int], hops: int) -> set[int]:
@@ -53,10 +62,13 @@ class Drawn:
     scale_in: float
     attempts: int
 
+    conflicts: int = 0
+
     @property
-    def score(self) -> tuple[int, int, int]:
-        p = self.placement
-        return (len(p.off_direction), len(p.unmet), int(p.overflow > 0.5))
+    def score(self) -> tuple[int, int]:
+        """Stretches off their direction, then pairs too close at the print scale the
+        drawing really gets."""
+        return (len(self.placement.off_direction), self.conflicts)
 
 
 def run(
@@ -75,7 +87,7 @@ def run(
     bw, bh = box_units(scale)
     w_in = max(net.xy[i][0] for i in live) - min(net.xy[i][0] for i in live)
     h_in = max(net.xy[i][1] for i in live) - min(net.xy[i][1] for i in live)
-    k = TARGET_SPACING * UNIT / statistics.median(lengths)
+    k = max(TARGET_SPACING * UNIT / statistics.median(lengths), UNIT / min(lengths))
     k = min(k, 0.95 * bw / max(w_in, 1e-9), 0.95 * bh / max(h_in, 1e-9))
     scale_k = 1.0
     fixed = {i: (net.xy[i][0] * k, net.xy[i][1] * k) for i in pinned}
@@ -90,6 +102,7 @@ def run(
     direction: dict[int, int] | None = None
     repair: Repair | None = None
     hops = 0
+    repairs = 0
     while True:
         attempts += 1
         if repair is None and direction is None:
@@ -112,6 +125,8 @@ def run(
         direction = placed.direction
         seps = placed.separations
         drawn = Drawn(placed.xy, direction, placed, k * scale_k, attempts)
+        real = mm_per_unit([placed.xy[i] for i in live])
+        drawn.conflicts = len(find_conflicts(net, placed.xy, min(real, scale)))
         if best is None or drawn.score < best.score:
             best = drawn
         if say:
@@ -121,9 +136,18 @@ def run(
                 + f": {len(placed.off_direction)} stretches off their direction, "
                 f"{len(placed.unmet)} clearances unmet, {placed.overflow:.1f} units too wide"
             )
-        if drawn.score == (0, 0, 0) or time.monotonic() > deadline:
+        if drawn.score == (0, 0) or time.monotonic() > deadline:
             break
-        if placed.off_direction or placed.unmet:
+        if (placed.off_direction or placed.unmet) and repairs >= MAX_REPAIRS:
+            # this scale is too tight for the map's centre: start again a size smaller
+            if scale <= MIN_SCALE:
+                break
+            repairs, repair, direction, seps = 0, None, None, None
+            scale = max(scale * 0.9, MIN_SCALE)
+            scale_k = START_SCALE / scale
+            fixed = {i: (net.xy[i][0] * k * scale_k, net.xy[i][1] * k * scale_k) for i in pinned}
+        elif placed.off_direction or placed.unmet:
+            repairs += 1
             trouble = _near(net, set(placed.off_direction), 1)
             for sep in placed.unmet:
                 pts = set(sep.first) | set(sep.second)

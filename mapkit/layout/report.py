@@ -41,6 +41,7 @@ class LayoutReport:
     bundle_crossings: int
     seconds: float
     attempts: int = 0
+    wagons_unclear: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
@@ -89,13 +90,33 @@ def bend_angle(a: tuple[float, float], at: tuple[float, float], b: tuple[float, 
     return math.degrees(math.acos(c))
 
 
+def hops(city: CityMap) -> dict[frozenset[str], list[tuple[float, float]]]:
+    """Each stretch (pair of consecutive stops) as drawn: its polyline from stop to stop."""
+    out: dict[frozenset[str], list[tuple[float, float]]] = {}
+    for ln in city.lines:
+        route = list(city.route(ln))[1:]
+        stops = list(ln.stops) + ([ln.stops[0]] if ln.loop else [])
+        j = 0
+        for a, b in itertools.pairwise(stops):
+            pb = city.station(b).xy
+            part = [city.station(a).xy]
+            while j + 1 < len(route):
+                j += 1
+                part.append(route[j])
+                if math.dist(route[j], pb) < 1e-9:
+                    break
+            out.setdefault(frozenset((a, b)), part)
+    return out
+
+
 def line_bends(city: CityMap) -> dict[str, dict[str, int]]:
-    """Per line, its bends at stations by angle: 135, 90, 45 and sharper (a hairpin: "<45")."""
+    """Per line, its bends (at stations and shape points) by angle: 135, 90, 45 and sharper
+    (a hairpin: "<45")."""
     out = {}
     for ln in city.lines:
-        pts = [city.station(s).xy for s in ln.stops]
+        pts = list(city.route(ln))[1:]
         if ln.loop:
-            pts = pts + pts[:2]
+            pts = pts + pts[1:2]
         by = {"135": 0, "90": 0, "45": 0, "<45": 0}
         for a, at, b in zip(pts, pts[1:], pts[2:], strict=False):
             ang = bend_angle(a, at, b)
@@ -231,10 +252,10 @@ def measure(
     net = build_network(after)
     xy_in = [s.xy for s in before.stations]
     xy_out = [s.xy for s in after.stations]
+    drawn = hops(after)
     on = sum(
-        off_octilinear(xy_out[s.v][0] - xy_out[s.u][0], xy_out[s.v][1] - xy_out[s.u][1])
-        <= ANGLE_TOL
-        for s in net.stretches
+        all(off_octilinear(q[0] - p[0], q[1] - p[1]) <= ANGLE_TOL for p, q in itertools.pairwise(h))
+        for h in drawn.values()
     )
     bends = line_bends(after)
     score = sum(

@@ -26,7 +26,7 @@ CLEARANCE_MM = 1.5
 """Paper left between a wagon and any other station, line or wagon."""
 MARGIN_MM = 0.05
 """Kept beyond ``CLEARANCE_MM`` so that rounding never brings a wagon below it."""
-EXTRA_MM = (0.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0)
+EXTRA_MM = (0.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0, 30.0, 40.0)
 ROUNDS = 6
 
 
@@ -110,9 +110,6 @@ def _clearance(
     other printed thing, on one sheet; its lead-in is checked too (negative: a problem)."""
     m = METRICS
     s = sh.sheet
-    area = s.map_area
-    if not area.contains(rect, tol=0.0):
-        return -1.0
     best = math.inf
     for sid, c in s.stations.items():
         a, b = s.station_mark(sid)
@@ -152,9 +149,27 @@ def _clearance(
             for p, q in itertools.pairwise(pts):
                 from mapkit.checks.geometry import _seg_seg_dist
 
-                if _seg_seg_dist(out[0], out[1], p, q) < m.line_w + m.parallel_gap:
+                if _seg_seg_dist(out[0], out[1], p, q) < m.line_w + m.parallel_gap and not (
+                    _square_crossing(out, (p, q))
+                ):
                     return -1.0
     return best
+
+
+def _square_crossing(a: tuple[Point, Point], b: tuple[Point, Point]) -> bool:
+    """Whether two segments cross at 45° or more (a lead-in may cross a line, never run
+    along it)."""
+    from mapkit.checks.geometry import _segments_cross
+
+    if not _segments_cross(*a, *b):
+        return False
+    ua = (a[1][0] - a[0][0], a[1][1] - a[0][1])
+    ub = (b[1][0] - b[0][0], b[1][1] - b[0][1])
+    na, nb = math.hypot(*ua), math.hypot(*ub)
+    if na == 0 or nb == 0:
+        return False
+    sin = abs(ua[0] * ub[1] - ua[1] * ub[0]) / (na * nb)
+    return sin >= math.sin(math.radians(44.0))
 
 
 def _trim(a: Point, b: Point, cut: float) -> tuple[Point, Point] | None:
@@ -168,7 +183,11 @@ def _trim(a: Point, b: Point, cut: float) -> tuple[Point, Point] | None:
 
 def _with_depots(city: CityMap, depots: Mapping[str, Point]) -> CityMap:
     lines = tuple(
-        replace(ln, depot=Depot(*depots[ln.id], ln.depot.max_width_mm), shape=None)
+        replace(
+            ln,
+            depot=Depot(*depots[ln.id], ln.depot.max_width_mm),
+            shape=None if ln.shape is None else (depots[ln.id], *ln.shape[1:]),
+        )
         if ln.id in depots
         else ln
         for ln in city.lines
@@ -181,13 +200,18 @@ def _rect_at(anchor: Point, w: float, h: float) -> Rect:
 
 
 def place_wagons(
-    city: CityMap, papers: Iterable[str] = ("a4", "letter"), lines: Iterable[str] | None = None
+    city: CityMap,
+    papers: Iterable[str] = ("a4", "letter"),
+    lines: Iterable[str] | None = None,
+    strict: bool = True,
 ) -> dict[str, Point]:
     """New depot positions (map units) for ``lines`` (all by default): each wagon beside its
     line's first station, at least ``CLEARANCE_MM`` from every other station, line and wagon
     on every paper. Lines not named keep their wagons (as obstacles).
 
-    Raises ``WagonError`` when a wagon finds no clear spot (a crowded first station).
+    Raises ``WagonError`` when a wagon finds no clear spot (a crowded first station); with
+    ``strict=False`` such a wagon gets the roomiest spot instead (``wagon_clearance`` says
+    how clear it is).
     """
     papers = tuple(papers)
     todo = [ln.id for ln in city.lines] if lines is None else list(lines)
@@ -230,12 +254,49 @@ def place_wagons(
                     break
         if not unplaced:
             return {lid: depots[lid] for lid in todo}
+    if not strict:
+        for lid in unplaced:
+            ln = current.line(lid)
+            w, h, _ = wagon_size(ln)
+            depots[lid] = _roomiest(current, ln, w, h, sheets)
+        return {lid: depots[lid] for lid in todo}
     raise WagonError(
         "no clear spot for the wagon of line "
         + ", ".join(f"'{lid}'" for lid in (unplaced or failed))
         + f" beside its first station within {CLEARANCE_MM} mm of paper on "
         + " and ".join(papers)
     )
+
+
+def _roomiest(city: CityMap, ln: Line, w: float, h: float, sheets: Mapping[str, _Sheet]) -> Point:
+    """The candidate spot with the most room (for a wagon with no clear spot)."""
+    scale = min(sh.sheet.scale for sh in sheets.values())
+    first = city.station(ln.stops[0]).xy
+    best, where = -math.inf, first
+    for spot in _spots(ln, city, w, h):
+        depot = (first[0] + spot.dx / scale, first[1] + spot.dy / scale)
+        room = math.inf
+        for sh in sheets.values():
+            anchor = sh.sheet.to_mm(*depot)
+            rects = {k: v.rect for k, v in sh.sheet.wagons.items() if k != ln.id}
+            room = min(room, _clearance(city, ln, _rect_at(anchor, w, h), anchor, sh, rects))
+        if room > best + 1e-9:
+            best, where = room, depot
+    return where
+
+
+def wagon_clearance(city: CityMap, papers: Iterable[str] = ("a4", "letter")) -> dict[str, float]:
+    """Per line, the least paper (mm) between its wagon and any other station, line or wagon
+    over ``papers`` (negative: it touches or covers one, or its lead-in runs over one)."""
+    out: dict[str, float] = {}
+    for p in papers:
+        sh = _Sheet.of(city, p)
+        rects = {k: v.rect for k, v in sh.sheet.wagons.items()}
+        for ln in city.lines:
+            wg = sh.sheet.wagons[ln.id]
+            c = _clearance(city, ln, wg.rect, wg.anchor, sh, rects)
+            out[ln.id] = min(out.get(ln.id, math.inf), c)
+    return out
 
 
 class WagonError(Exception):
@@ -253,15 +314,21 @@ def _first_clear(
     """The best clear spot, as a depot position in map units."""
     scale = min(sh.sheet.scale for sh in sheets.values())
     first = city.station(ln.stops[0]).xy
-    for spot in _spots(ln, city, w, h):
-        depot = (first[0] + spot.dx / scale, first[1] + spot.dy / scale)
-        ok = True
-        for p, sh in sheets.items():
-            anchor = sh.sheet.to_mm(*depot)
-            rect = _rect_at(anchor, w, h)
-            if _clearance(city, ln, rect, anchor, sh, placed[p]) < CLEARANCE_MM + MARGIN_MM:
-                ok = False
-                break
-        if ok:
-            return depot
+    spots = _spots(ln, city, w, h)
+    # spots on the paper as it is first (they keep the scale), then any (the sheet shrinks)
+    for inside in (True, False):
+        for spot in spots:
+            depot = (first[0] + spot.dx / scale, first[1] + spot.dy / scale)
+            ok = True
+            for p, sh in sheets.items():
+                anchor = sh.sheet.to_mm(*depot)
+                rect = _rect_at(anchor, w, h)
+                if inside and not sh.sheet.map_area.contains(rect, tol=0.0):
+                    ok = False
+                    break
+                if _clearance(city, ln, rect, anchor, sh, placed[p]) < CLEARANCE_MM + MARGIN_MM:
+                    ok = False
+                    break
+            if ok:
+                return depot
     return None
