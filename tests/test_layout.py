@@ -165,3 +165,28 @@ def test_cli_writes_a_new_map_and_refuses_bad_pins(tmp_path) -> None:
     res = runner.invoke(app, ["layout", str(src), "-o", str(src)])
     assert res.exit_code == 2
     assert json.loads(src.read_text()) == CROSS
+
+
+def test_wagons_only_keeps_every_station(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from mapkit.cli import app
+    from mapkit.layout.wagons import wagon_clearance
+
+    src = ROOT / "maps" / "madrid.json"
+    out = tmp_path / "madrid.json"
+    res = CliRunner().invoke(app, ["layout", str(src), "-o", str(out), "--wagons-only"])
+    assert res.exit_code == 0, res.output
+    before, after = load_map(src), load_map(out)
+    assert [s.xy for s in after.stations] == [s.xy for s in before.stations]
+    assert min(wagon_clearance(after).values()) >= 1.5
+
+
+def test_pinned_flag_in_the_document() -> None:
+    from mapkit.mapfile.model import build_map
+
+    doc = json.loads(json.dumps(CROSS))
+    doc["stations"][2]["pinned"] = True
+    result = layout(build_map(doc), LayoutConfig(time_limit=3))
+    assert result.city.station("c").xy == (20.0, 3.0)
+    assert result.doc["stations"][2]["pinned"] is True

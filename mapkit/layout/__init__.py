@@ -174,8 +174,13 @@ def layout(
     net = build_network(city)
     pinned = {i for i, sid in enumerate(net.ids) if sid in pinned_ids}
     deadline = start + config.time_limit * 0.7
-    drawn = run(net, pinned, config.allow_45, deadline, progress)
+    drawn = run(net, pinned, config.allow_45, deadline, progress, city)
     notes = []
+    if drawn.sharp:
+        notes.append(
+            "45° bends allowed: a line doubles back so sharply that no layout without them "
+            "keeps the order of the lines at its station"
+        )
     off = drawn.placement.off_direction
     if off:
         notes.append(

@@ -180,7 +180,9 @@ def solve_coordinates(
             return Placement(xy, off, unmet_seps, overflow, direction, seps, scale)
 
 
-def find_conflicts(net: Network, xy: list[Point], scale: float) -> dict[tuple, tuple]:
+def find_conflicts(
+    net: Network, xy: list[Point], scale: float, margin: float = MARGIN_MM
+) -> dict[tuple, tuple]:
     """Pairs closer at print scale (``scale`` mm a unit) than they may be:
     key -> (first points, second points, mm needed)."""
     from shapely import STRtree, linestrings, points
@@ -193,33 +195,38 @@ def find_conflicts(net: Network, xy: list[Point], scale: float) -> dict[tuple, t
     segs = [(xy[s.u], xy[s.v]) for s in net.stretches]
     far = (2 * m.station_r + 3 * m.parallel_step + 8 * m.parallel_step) / scale
     if segs:
-        seg_tree = STRtree(linestrings(segs))
+        from shapely import distance
+
+        lines = linestrings(segs)
+        seg_tree = STRtree(lines)
         pts = points([xy[i] for i in live])
         # stations near stretches they are not on
         pi, ei = seg_tree.query(pts, predicate="dwithin", distance=far)
-        for a, e in zip(pi.tolist(), ei.tolist(), strict=True):
-            w = live[a]
-            s = net.stretches[e]
-            if w in (s.u, s.v):
-                continue
-            need = m.station_r + m.line_w / 2 + m.near_line + _bundle_half(width[e])
-            need += pill[w] + MARGIN_MM
-            d = _seg_dist(xy[w], xy[s.u], xy[s.v]) * scale
-            if d < need:
-                found[("s", w, e)] = ((s.u, s.v), (w,), need)
+        if len(pi):
+            dist = distance(pts[pi], lines[ei]) * scale
+            for a, e, d in zip(pi.tolist(), ei.tolist(), dist.tolist(), strict=True):
+                w = live[a]
+                s = net.stretches[e]
+                if w in (s.u, s.v):
+                    continue
+                need = m.station_r + m.line_w / 2 + m.near_line + _bundle_half(width[e])
+                need += pill[w] + margin
+                if d < need:
+                    found[("s", w, e)] = ((s.u, s.v), (w,), need)
         # stretches crossing or touching stretches they do not meet
-        ea, eb = seg_tree.query(linestrings(segs), predicate="dwithin", distance=far)
-        for e, f in zip(ea.tolist(), eb.tolist(), strict=True):
-            if e >= f:
-                continue
-            se, sf = net.stretches[e], net.stretches[f]
-            if {se.u, se.v} & {sf.u, sf.v}:
-                continue
-            need = m.line_w + _bundle_half(width[e]) + _bundle_half(width[f]) + m.parallel_gap
-            need += MARGIN_MM
-            d = _seg_seg_dist(*segs[e], *segs[f]) * scale
-            if d < need:
-                found[("e", e, f)] = ((se.u, se.v), (sf.u, sf.v), need)
+        ea, eb = seg_tree.query(lines, predicate="dwithin", distance=far)
+        keep = ea < eb
+        ea, eb = ea[keep], eb[keep]
+        if len(ea):
+            dist = distance(lines[ea], lines[eb]) * scale
+            for e, f, d in zip(ea.tolist(), eb.tolist(), dist.tolist(), strict=True):
+                se, sf = net.stretches[e], net.stretches[f]
+                if {se.u, se.v} & {sf.u, sf.v}:
+                    continue
+                need = m.line_w + _bundle_half(width[e]) + _bundle_half(width[f])
+                need += m.parallel_gap + margin
+                if d < need:
+                    found[("e", e, f)] = ((se.u, se.v), (sf.u, sf.v), need)
     # stations crowding stations they are not joined to
     joined = {(s.u, s.v) for s in net.stretches}
     tree = STRtree(points([xy[i] for i in live]))
@@ -229,7 +236,7 @@ def find_conflicts(net: Network, xy: list[Point], scale: float) -> dict[tuple, t
         u, v = live[a], live[b]
         if u >= v or (u, v) in joined:
             continue
-        need = m.min_station_distance + pill[u] + pill[v] + MARGIN_MM
+        need = m.min_station_distance + pill[u] + pill[v] + margin
         if math.dist(xy[u], xy[v]) * scale < need:
             found[("p", u, v)] = ((u,), (v,), need)
     return found

@@ -38,6 +38,8 @@ class Choice:
 
     direction: dict[int, int]
     cost: float
+    sharp: bool = False
+    """Whether 45° bends had to be allowed (no layout without them keeps the order)."""
 
 
 def bend_eighths(out_a: int, out_b: int) -> int:
@@ -46,13 +48,15 @@ def bend_eighths(out_a: int, out_b: int) -> int:
     return min(d, 8 - d)
 
 
-def candidates(net: Network, e: int, banned: set[tuple[int, int]]) -> list[int]:
+def candidates(
+    net: Network, e: int, banned: set[tuple[int, int]], count: int = CANDIDATES
+) -> list[int]:
     """The directions a stretch may take (unwrapped near its angle): the nearest ones not
     banned by an earlier failed attempt."""
     s = net.stretches[e]
     theta = net.angle(e, s.u)
     near = sorted(range(math.floor(theta) - 2, math.floor(theta) + 4), key=lambda k: abs(k - theta))
-    return [k for k in near if (e, k % 8) not in banned][:CANDIDATES]
+    return [k for k in near if (e, k % 8) not in banned][:count]
 
 
 def add_choice(
@@ -62,6 +66,7 @@ def add_choice(
     fixed: dict[int, float],
     banned: set[tuple[int, int]],
     allow_45: bool,
+    count: int = CANDIDATES,
 ) -> dict[int, list[tuple[int, int]]] | None:
     """Add to ``p`` the choice of direction of every stretch in ``free``: one binary per
     candidate, the cyclic order at every station a free stretch touches, and the bends.
@@ -74,7 +79,7 @@ def add_choice(
     for e in sorted(free):
         s = net.stretches[e]
         theta = net.angle(e, s.u)
-        cands = candidates(net, e, banned)
+        cands = candidates(net, e, banned, count)
         if not cands:
             return None
         pick[e] = [(k, p.binary(deviation_cost(abs(k - theta)))) for k in cands]
@@ -163,15 +168,47 @@ def choose(
 
     ``frozen``: stretches between two pinned stations, with the angle they keep.
     """
-    p = Program()
     free = set(range(len(net.stretches))) - set(frozen)
-    pick = add_choice(p, net, free, frozen, banned, allow_45)
-    if pick is None:
-        return None
-    sol = p.solve(time_limit)
-    if not sol.ok:
-        return None
-    return Choice(picked(pick, sol.values), sol.objective)
+    # the three nearest directions first; five where stretches crowd a station
+    import time
+
+    deadline = time.monotonic() + time_limit
+    for count in (CANDIDATES, CANDIDATES + 2):
+        p = Program()
+        pick = add_choice(p, net, free, frozen, banned, allow_45, count)
+        left = deadline - time.monotonic()
+        if pick is None or left <= 0:
+            return None
+        sol = p.solve(left)
+        if sol.ok:
+            return Choice(picked(pick, sol.values), sol.objective)
+    if not allow_45:
+        # a line doubling back more sharply than 90° in the input: a 45° bend is the least
+        # change that keeps the order of the lines at its station
+        left = deadline - time.monotonic()
+        got = choose(net, frozen, banned, True, left) if left > 0 else None
+        if got is not None:
+            return Choice(got.direction, got.cost, sharp=True)
+    return None
+
+
+def crowded(net: Network) -> int | None:
+    """The station whose stretches leave within the narrowest fan for their number (the one
+    to name when no directions keep every station's order)."""
+    worst, where = math.inf, None
+    for node, inc in enumerate(net.incident):
+        if len(inc) < 2:
+            continue
+        if len(inc) > 8:
+            return node
+        angles = sorted(net.angle(e, node) for e in inc)
+        gaps = [b - a for a, b in zip(angles, angles[1:], strict=False)]
+        gaps.append(angles[0] + 8 - angles[-1])
+        room = 8 - max(gaps)
+        slack = room - (len(inc) - 1)
+        if slack < worst:
+            worst, where = slack, node
+    return where
 
 
 def picked(pick: dict[int, list[tuple[int, int]]], values: list[float]) -> dict[int, int]:

@@ -24,8 +24,9 @@ from mapkit.layout.coords import (
     mm_per_unit,
     solve_coordinates,
 )
-from mapkit.layout.directions import choose
+from mapkit.layout.directions import choose, crowded
 from mapkit.layout.network import Network
+from mapkit.mapfile.model import CityMap
 
 Point = tuple[float, float]
 TARGET_SPACING = 1.3
@@ -50,6 +51,36 @@ def _near(net: Network, stretches: set[int], hops: int) -> set[int]:
     return out
 
 
+def printed_conflicts(city: CityMap, xy: list[Point]) -> int:
+    """How many problems validate's geometry layer finds between stations and lines (GEO001,
+    GEO002, GEO007) once the stations of ``city`` are at ``xy``, on A4 and on Letter (the
+    wagons are placed later, each at its first station meanwhile)."""
+    from dataclasses import replace
+
+    from shapely import STRtree, points
+
+    from mapkit.checks.context import CheckContext
+    from mapkit.checks.geometry import _Geo
+    from mapkit.mapfile import LoadResult
+    from mapkit.mapfile.model import Depot
+
+    stations = tuple(replace(s, x=p[0], y=p[1]) for s, p in zip(city.stations, xy, strict=True))
+    where = {s.id: (s.x, s.y) for s in stations}
+    lines = tuple(
+        replace(ln, depot=Depot(*where[ln.stops[0]], ln.depot.max_width_mm), shape=None)
+        for ln in city.lines
+    )
+    moved = replace(city, stations=stations, lines=lines)
+    count = 0
+    for paper in ("a4", "letter"):
+        ctx = CheckContext(LoadResult("<layout>"), moved, paper)
+        geo = _Geo(ctx)
+        geo.crowding()
+        geo.lines_vs_stations(STRtree(points(geo.xy)))
+        count += len(ctx.diagnostics)
+    return count
+
+
 class LayoutError(Exception):
     """A map that cannot be laid out within the limits; the message says where."""
 
@@ -63,6 +94,8 @@ class Drawn:
     attempts: int
 
     conflicts: int = 0
+    sharp: bool = False
+    """Whether 45° bends had to be allowed to keep the order of the lines."""
 
     @property
     def score(self) -> tuple[int, int]:
@@ -77,7 +110,10 @@ def run(
     allow_45: bool,
     deadline: float,
     say: Callable[[str], None] | None = None,
+    city: CityMap | None = None,
 ) -> Drawn:
+    """The best drawing found by ``deadline``: every stretch on its direction if possible,
+    and (measured on ``city``'s sheets with the stations moved) nothing too close."""
     lengths = [math.dist(net.xy[s.u], net.xy[s.v]) for s in net.stretches]
     lengths = [d for d in lengths if d > 0]
     if not lengths:
@@ -103,6 +139,7 @@ def run(
     repair: Repair | None = None
     hops = 0
     repairs = 0
+    sharp = False
     while True:
         attempts += 1
         if repair is None and direction is None:
@@ -111,6 +148,8 @@ def run(
             if choice is None:
                 break
             direction = choice.direction
+            if choice.sharp and not allow_45:
+                allow_45 = sharp = True
         targets = [(round(x * k * scale_k), round(y * k * scale_k)) for x, y in net.xy]
         placed = solve_coordinates(
             net, direction, targets, fixed, set(frozen), scale, deadline, seps, repair
@@ -125,8 +164,15 @@ def run(
         direction = placed.direction
         seps = placed.separations
         drawn = Drawn(placed.xy, direction, placed, k * scale_k, attempts)
-        real = mm_per_unit([placed.xy[i] for i in live])
-        drawn.conflicts = len(find_conflicts(net, placed.xy, min(real, scale)))
+        drawn.conflicts = (
+            printed_conflicts(city, placed.xy)
+            if city is not None
+            else len(
+                find_conflicts(
+                    net, placed.xy, min(mm_per_unit([placed.xy[i] for i in live]), scale)
+                )
+            )
+        )
         if best is None or drawn.score < best.score:
             best = drawn
         if say:
@@ -167,6 +213,12 @@ def run(
         else:
             break
     if best is None:
-        raise LayoutError("no octilinear directions keep the order of lines at every station")
+        node = crowded(net)
+        where = f" (the tightest: station '{net.ids[node]}')" if node is not None else ""
+        raise LayoutError(
+            "no octilinear directions keep the order of the lines at every station within "
+            f"the time limit{where}"
+        )
     best.attempts = attempts
+    best.sharp = sharp
     return best

@@ -82,19 +82,48 @@ def _spots(ln: Line, city: CityMap, w: float, h: float) -> list[Spot]:
 
 @dataclass
 class _Sheet:
-    """One paper's print geometry, with the obstacles a wagon must keep clear of."""
+    """One paper's print geometry, with the obstacles a wagon must keep clear of (as shapely
+    arrays, measured all at once)."""
 
     sheet: SheetLayout
-    body: dict[str, tuple[Point, ...]]
+    ids: list[str]
+    marks: object
+    centres: object
+    bodies: object
+    segments: object
+    segment_line: list[str]
+    segment_ends: list[tuple[Point, Point]]
 
     @classmethod
     def of(cls, city: CityMap, paper: str) -> _Sheet:
+        from shapely import LineString, Point, linestrings, points
+
         sheet = layout(city, paper)
-        body = {}
+        ids = [s.id for s in city.stations]
+        marks = []
+        for sid in ids:
+            a, b = sheet.station_mark(sid)
+            marks.append(Point(a) if a == b else LineString([a, b]))
+        bodies, segs, seg_line = [], [], []
         for ln in city.lines:
-            pts = sheet.drawn_routes.get(ln.id) or sheet.routes[ln.id]
-            body[ln.id] = tuple(pts[1:])
-        return cls(sheet, body)
+            pts = tuple((sheet.drawn_routes.get(ln.id) or sheet.routes[ln.id])[1:])
+            if len(pts) >= 2:
+                bodies.append(LineString(pts))
+            for p, q in itertools.pairwise(pts):
+                segs.append((p, q))
+                seg_line.append(ln.id)
+        import numpy as np
+
+        return cls(
+            sheet,
+            ids,
+            np.array(marks, dtype=object),
+            points([sheet.stations[i] for i in ids]),
+            np.array(bodies, dtype=object),
+            linestrings(segs) if segs else np.array([], dtype=object),
+            seg_line,
+            segs,
+        )
 
 
 def _seg_rect(a: Point, b: Point, r: Rect) -> float:
@@ -108,51 +137,40 @@ def _clearance(
 ) -> float:
     """The least paper between wagon ``rect`` (centre ``anchor``) of line ``ln`` and every
     other printed thing, on one sheet; its lead-in is checked too (negative: a problem)."""
+    import shapely
+
     m = METRICS
     s = sh.sheet
-    best = math.inf
-    for sid, c in s.stations.items():
-        a, b = s.station_mark(sid)
-        d = _rect_point(rect, c) if a == b else _seg_rect(a, b, rect)
-        best = min(best, d - m.station_r)
-    for other in city.lines:
-        pts = sh.body[other.id]
-        for p, q in itertools.pairwise(pts):
-            best = min(best, _seg_rect(p, q, rect) - m.line_w / 2)
-        if best < CLEARANCE_MM:
-            return best
+    poly = shapely.box(rect.x, rect.y, rect.right, rect.bottom)
+    best = float(shapely.distance(poly, sh.marks).min()) - m.station_r
+    if len(sh.bodies):
+        best = min(best, float(shapely.distance(poly, sh.bodies).min()) - m.line_w / 2)
+    if best < CLEARANCE_MM:
+        return best
     first = s.stations[ln.stops[0]]
     for lid, w in placed.items():
         if lid == ln.id:
             continue
-        best = min(best, _rect_rect(rect, w) - 0.0)
+        best = min(best, _rect_rect(rect, w))
         wl = city.line(lid)
         lead = (w.center, s.stations[wl.stops[0]])
         best = min(best, _seg_rect(*lead, rect) - m.line_w / 2)
         # this wagon's lead-in must not run over another wagon
         if _seg_rect(anchor, first, w) < m.line_w / 2 + CLEARANCE_MM:
             return -1.0
-    # the lead-in: clear of other stations, and of other lines beyond the first stop
-    for sid, c in s.stations.items():
-        if sid == ln.stops[0]:
-            continue
-        from mapkit.checks.geometry import _seg_dist
-
-        if _seg_dist(c, anchor, first) < m.station_r + m.line_w / 2 + m.near_line + 0.3:
+    # the lead-in: clear of other stations, and never along another line beyond the first stop
+    lead = shapely.LineString([anchor, first])
+    near = shapely.distance(lead, sh.centres)
+    reach = m.station_r + m.line_w / 2 + m.near_line + 0.3
+    for k in (near < reach).nonzero()[0].tolist():
+        if sh.ids[k] != ln.stops[0]:
             return -1.0
     out = _trim(anchor, first, m.station_r + 1.0)
-    if out is not None:
-        for other in city.lines:
-            if other.id == ln.id:
-                continue
-            pts = sh.body[other.id]
-            for p, q in itertools.pairwise(pts):
-                from mapkit.checks.geometry import _seg_seg_dist
-
-                if _seg_seg_dist(out[0], out[1], p, q) < m.line_w + m.parallel_gap and not (
-                    _square_crossing(out, (p, q))
-                ):
-                    return -1.0
+    if out is not None and len(sh.segments):
+        gaps = shapely.distance(shapely.LineString(out), sh.segments)
+        for k in (gaps < m.line_w + m.parallel_gap).nonzero()[0].tolist():
+            if sh.segment_line[k] != ln.id and not _square_crossing(out, sh.segment_ends[k]):
+                return -1.0
     return best
 
 

@@ -1,0 +1,130 @@
+"""mapkit layout: time and quality on the shipped cities, the Metro X sheets and the bound map.
+
+Run by hand: ``python benchmarks/bench_layout.py [--seed N] [--time-limit S]``. For every map
+in maps/ and benchmarks/maps/ it lays out the map as it is and a copy whose stations are
+jittered (each moved by up to a third of the median stop spacing, seeded: a drawing that is
+not octilinear, as an imported network is), in-process and as a whole ``mapkit layout``
+process, and prints the layout report's figures: share of stretches on the eight directions,
+bend score (octi's weights: 135° = 1, 90° = 1.5, 45° = 2), hairpins, topology violations,
+wagons without 1.5 mm of paper, and whether the result passes ``validate --strict`` on A4 and
+Letter (the colour warnings DES003 of the published Metro X palettes aside). Then the map at
+every schema bound (400 stations, 26 lines of 100 stops): time and peak memory of the whole
+process within ``--time-limit``. Targets: <= 1 s whole process for a 70-100-station map
+(heuristic), <= 10 s with the repair, 0 topology violations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def _maps() -> list[Path]:
+    return sorted((ROOT / "maps").glob("*.json")) + sorted(
+        (ROOT / "benchmarks" / "maps").glob("*.json")
+    )
+
+
+def _jittered(doc: dict, seed: int) -> dict:
+    rng = random.Random(seed)
+    xy = {s["id"]: (s["x"], s["y"]) for s in doc["stations"]}
+    gaps = sorted(
+        math.dist(xy[a], xy[b]) for ln in doc["lines"] for a, b in zip(ln["stops"], ln["stops"][1:])
+    )
+    r = gaps[len(gaps) // 2] / 3
+    out = json.loads(json.dumps(doc))
+    for s in out["stations"]:
+        s["x"] = round(s["x"] + rng.uniform(-r, r), 3)
+        s["y"] = round(s["y"] + rng.uniform(-r, r), 3)
+    return out
+
+
+def _whole_process(path: Path, out: Path, limit: float) -> tuple[float, float, int]:
+    """(wall seconds, peak MiB, exit code) of one ``mapkit layout`` process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mapkit", "layout", str(path), "-o", str(out),
+         "--time-limit", str(limit)],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    wall = time.perf_counter() - t
+    peak = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before) / 1024
+    return wall, peak, proc.returncode
+
+
+def _strict_ok(path: Path) -> bool:
+    from mapkit.checks import validate_path
+    from mapkit.notices import Severity
+
+    for paper in ("a4", "letter"):
+        rep = validate_path(path, paper=paper)
+        bad = [d for d in rep.diagnostics if d.severity is not Severity.INFO and d.code != "DES003"]
+        if bad:
+            return False
+    return True
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=None, help="jitter seed (default: fresh)")
+    ap.add_argument("--time-limit", type=float, default=5.0)
+    args = ap.parse_args()
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    load = os.getloadavg()[0]
+    print(f"seed {seed}, load average {load:.1f} on {os.cpu_count()} cores")
+
+    from mapkit.layout import LayoutConfig, layout
+    from mapkit.mapfile import load_source, writer
+
+    head = (
+        f"{'map':<22} {'n':>3} {'in-proc':>8} {'process':>8} {'octi':>6} {'bends':>6} "
+        f"{'hairp':>5} {'topo':>4} {'wagons':>6} {'strict':>6}"
+    )
+    print(head)
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in _maps():
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            for label, d in (("", doc), (" jittered", _jittered(doc, seed))):
+                src = Path(tmp) / f"{path.stem}-in.json"
+                src.write_text(writer.dumps(d))
+                city = load_source(src.read_bytes(), str(src)).map
+                t = time.perf_counter()
+                res = layout(city, LayoutConfig(time_limit=args.time_limit), doc=d)
+                inproc = time.perf_counter() - t
+                out = Path(tmp) / f"{path.stem}-out.json"
+                out.write_text(writer.dumps(res.doc))
+                wall, _, code = _whole_process(src, Path(tmp) / "p.json", args.time_limit)
+                rep = res.report
+                print(
+                    f"{path.stem + label:<22} {len(city.stations):>3} {inproc:7.2f}s "
+                    f"{wall:7.2f}s {rep.octilinear_share:6.0%} {rep.bend_score:6g} "
+                    f"{rep.hairpins:>5} {rep.topology_violations:>4} "
+                    f"{len(rep.wagons_unclear):>6} {'yes' if _strict_ok(out) else 'no':>6}"
+                    + ("" if code == 0 else f"  (process exit {code})")
+                )
+        from bounds_map import bounds_map
+
+        big = Path(tmp) / "bounds.json"
+        big.write_text(json.dumps(bounds_map()))
+        wall, peak, code = _whole_process(big, Path(tmp) / "b.json", args.time_limit)
+        print(
+            f"bound map (400 stations, 26 x 100 stops): {wall:.2f} s whole process, "
+            f"peak {peak:.0f} MiB, exit {code} (time limit {args.time_limit:g} s)"
+        )
+
+
+if __name__ == "__main__":
+    main()
