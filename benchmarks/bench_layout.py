@@ -41,7 +41,9 @@ def _jittered(doc: dict, seed: int) -> dict:
     rng = random.Random(seed)
     xy = {s["id"]: (s["x"], s["y"]) for s in doc["stations"]}
     gaps = sorted(
-        math.dist(xy[a], xy[b]) for ln in doc["lines"] for a, b in zip(ln["stops"], ln["stops"][1:])
+        math.dist(xy[a], xy[b])
+        for ln in doc["lines"]
+        for a, b in zip(ln["stops"], ln["stops"][1:], strict=False)
     )
     r = gaps[len(gaps) // 2] / 3
     out = json.loads(json.dumps(doc))

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mapkit.checks import validate_path
 from mapkit.layout import LayoutConfig, layout, place_wagons
 from mapkit.layout.network import build_network
+from mapkit.layout.report import hops
 from mapkit.mapfile import load_map, writer
 from mapkit.mapfile.model import fingerprint
 from mapkit.sheet import METRICS
@@ -190,3 +194,30 @@ def test_pinned_flag_in_the_document() -> None:
     result = layout(build_map(doc), LayoutConfig(time_limit=3))
     assert result.city.station("c").xy == (20.0, 3.0)
     assert result.doc["stations"][2]["pinned"] is True
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(-50, 50), st.integers(-50, 50)), min_size=4, max_size=7, unique=True
+    ),
+    st.integers(0, 3),
+)
+def test_any_small_network_lays_out_octilinear_or_says_why(points, split) -> None:
+    from mapkit.layout import LayoutError
+    from mapkit.mapfile.model import build_map
+
+    ids = [f"s{i}" for i in range(len(points))]
+    stations = [(i, x, y) for i, (x, y) in zip(ids, points, strict=True)]
+    cut = 2 + split % (len(ids) - 2)
+    lines = [("A", "#d62728", ids[: cut + 1]), ("B", "#1f77b4", ids[cut - 1 :])]
+    city = build_map(_doc(stations, lines))
+    try:
+        result = layout(city, LayoutConfig(time_limit=2))
+    except LayoutError as exc:
+        assert str(exc)
+        return
+    for h in hops(result.city).values():
+        for a, b in itertools.pairwise(h):
+            assert _angle_off(a, b) <= 1e-6
+    assert fingerprint(result.city) == fingerprint(city)

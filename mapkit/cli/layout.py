@@ -13,7 +13,9 @@ from mapkit.cli.common import Paper, TextOrJson, fail, loaded_or_fail, map_paths
 def layout(
     map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The laid-out map (a new file).")],
-    paper: Annotated[Paper, typer.Option(help="The paper the sheet must fit first.")] = Paper.a4,
+    paper: Annotated[
+        Paper, typer.Option(help="Paper of the report's print-scale figures (A4 and Letter fit).")
+    ] = Paper.a4,
     pin: Annotated[
         str | None, typer.Option(help="Station ids kept where they are, comma-separated.")
     ] = None,

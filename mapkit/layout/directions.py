@@ -12,6 +12,7 @@ are a linear program.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -202,7 +203,7 @@ def crowded(net: Network) -> int | None:
         if len(inc) > 8:
             return node
         angles = sorted(net.angle(e, node) for e in inc)
-        gaps = [b - a for a, b in zip(angles, angles[1:], strict=False)]
+        gaps = [b - a for a, b in itertools.pairwise(angles)]
         gaps.append(angles[0] + 8 - angles[-1])
         room = 8 - max(gaps)
         slack = room - (len(inc) - 1)
