@@ -546,6 +546,33 @@ NOTICES: dict[str, Notice] = {
             example="15 lines in `lines`",
         ),
         Notice(
+            "GEO010",
+            _E,
+            "geometry",
+            "Printed within the margin",
+            hint=(
+                "Move the element inward, away from the paper's edge: printers and trimming "
+                "leave nothing within 5 mm of it."
+            ),
+            about=(
+                "A printed element of the map comes within `metrics.margin` (5 mm) of the "
+                "paper's edge, where home printers cannot print and a print shop's trim may "
+                "cut. Checked on **both papers** (A4 and Letter, whatever `--paper` says: a "
+                "sheet is printed on either), each on its own layout, with the element's full "
+                "ink: a station's ring, terminus halo or special star around its pill, a line's "
+                "stroke (and casing) around its drawn route with the side-by-side offsets of a "
+                "bundle, a wagon's outline, a loop's arrows. The layout fits every station's "
+                "ring, halo, star and arrows and every wagon's outline into the map area, so "
+                "what can still reach the margin is what a bundle adds: a pill across lines "
+                "that run together, wider than the station it marks, at the edge of the map. "
+                "One diagnostic per element, at the paper and edge where it comes closest."
+            ),
+            example=(
+                'three lines share the stretch from station "a" (the leftmost point of the '
+                'map) to "b"'
+            ),
+        ),
+        Notice(
             "DES001",
             _W,
             "design",

@@ -62,11 +62,44 @@ class Metrics:
     score_label_h: float = 4.0
     title_font: float = 9.0
     label_font: float = 2.6
+    terminus_halo: float = 1.25
+    halo_stroke: float = 0.25
+    special_star: float = 2.3
+    star_stroke: float = 0.3
+    loop_arrow_reach: float = 4.8
+    loop_arrow_len: float = 3.4
+    loop_arrow_half_w: float = 1.9
+    loop_arrow_stroke: float = 0.45
+    wagon_stroke: float = 0.3
+    score_stroke: float = 0.4
+    total_stroke: float = 0.6
+    casing: float = 0.35
+    card_cut_mark: float = 4.0
 
     @property
     def station_r(self) -> float:
         """Outer radius of a station circle (to the middle of its thickest ring)."""
         return (self.station_inside + self.interchange_stroke) / 2
+
+    @property
+    def station_outer(self) -> float:
+        """Radius to the outer edge of a station's ring (the thick ring of an interchange)."""
+        return self.station_r + self.interchange_stroke / 2
+
+    @property
+    def terminus_outer(self) -> float:
+        """Radius to the outer edge of a terminus halo."""
+        return self.station_r + self.terminus_halo + self.halo_stroke / 2
+
+    @property
+    def special_outer(self) -> float:
+        """Radius to the outer edge of a special station's star."""
+        return self.station_r + self.special_star + self.star_stroke / 2
+
+    @property
+    def loop_arrow_tip(self) -> float:
+        """Distance from a loop's first station (pill middle) to its arrows' tips."""
+        return self.station_r + self.loop_arrow_reach
 
     @property
     def box(self) -> float:
@@ -204,6 +237,43 @@ class SheetLayout:
         )
 
 
+FINISHES = ("trim", "bleed", "crop")
+"""How a page ends: at the paper's edge (a home printer), with a bleed, or with a bleed and
+crop marks in a slug around it (print shops)."""
+
+
+@dataclass(frozen=True)
+class PageBoxes:
+    """A page's PDF boxes in mm, from the page's top-left corner.
+
+    ``trim`` is the paper size the sheet is cut to; ``bleed`` is the trim plus the colour
+    that runs past it; ``media`` is the whole page (bleed plus a slug for crop marks).
+    """
+
+    media: Rect
+    bleed: Rect
+    trim: Rect
+
+    @property
+    def outset(self) -> float:
+        """How far the page reaches beyond the trim on every side."""
+        return self.trim.x
+
+
+def page_boxes(paper: str, finish: str = "trim", m: Metrics = METRICS) -> PageBoxes:
+    """The boxes of one landscape page of ``paper`` finished as ``finish`` (one of FINISHES)."""
+    if finish not in FINISHES:
+        raise ValueError(f"finish must be one of {', '.join(FINISHES)}")
+    w, h = PAPERS[paper]
+    bleed = 0.0 if finish == "trim" else m.bleed
+    out = bleed + (m.crop_mark + 1.0 if finish == "crop" else 0.0)
+    return PageBoxes(
+        media=Rect(0.0, 0.0, w + 2 * out, h + 2 * out),
+        bleed=Rect(out - bleed, out - bleed, w + 2 * bleed, h + 2 * bleed),
+        trim=Rect(out, out, w, h),
+    )
+
+
 SCORE_BOXES = ("lines", "interchanges", "empty", "total")
 
 
@@ -278,7 +348,7 @@ def _panel(
     boxes = {}
     for i, name in enumerate(SCORE_BOXES):
         top = score_top + i * (m.score_box_h + m.score_label_h) + m.score_label_h
-        boxes[name] = Rect(panel.x + panel.w - 20.0, top, 20.0, m.score_box_h)
+        boxes[name] = Rect(panel.right - m.total_stroke / 2 - 20.0, top, 20.0, m.score_box_h)
     return tuple(rows), fits, boxes
 
 
@@ -295,6 +365,28 @@ def _station_marks(
         nx, ny = b.normal
         marks[sid] = ((c[0] - nx * half, c[1] - ny * half), (c[0] + nx * half, c[1] + ny * half))
     return marks
+
+
+def station_reach(city: CityMap, m: Metrics = METRICS, arrows: bool = True) -> dict[str, float]:
+    """How far each station's printed mark reaches from its centre: ring, halo, star and
+    (with ``arrows``) the loop arrows at a loop's first stop.
+
+    The layout fits these reaches into the map area, so no mark crosses the margin
+    (a pill across a bundle reaches further; ``GEO010`` measures what is drawn).
+    """
+    ends = {ln.terminus for ln in city.lines if ln.terminus is not None}
+    loops = {ln.first_stop for ln in city.lines if ln.loop} if arrows else set()
+    out = {}
+    for st in city.stations:
+        r = m.station_outer
+        if st.id in ends:
+            r = max(r, m.terminus_outer)
+        if st.special:
+            r = max(r, m.special_outer)
+        if st.id in loops:
+            r = max(r, m.loop_arrow_tip + m.loop_arrow_stroke / 2)
+        out[st.id] = r
+    return out
 
 
 def _frame(paper: str, m: Metrics) -> tuple[Rect, Rect, Rect, Rect, Rect]:
@@ -322,15 +414,17 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
     rows, fits, boxes = _panel(m, panel, [ln.id for ln in city.lines])
 
     items: list[tuple[float, float, float, float]] = []
+    reach = station_reach(city, m)
     for s in city.stations:
-        items.append((s.x, s.y, m.station_r, m.station_r))
+        items.append((s.x, s.y, reach[s.id], reach[s.id]))
     sizes = {}
     for ln in city.lines:
         ww, wh, box = wagon_size(ln, m)
         sizes[ln.id] = (ww, wh, box)
-        items.append((ln.depot.x, ln.depot.y, ww / 2, wh / 2))
+        edge = m.wagon_stroke / 2
+        items.append((ln.depot.x, ln.depot.y, ww / 2 + edge, wh / 2 + edge))
         for px, py in ln.shape or ():
-            items.append((px, py, m.line_w / 2, m.line_w / 2))
+            items.append((px, py, m.line_w / 2 + m.casing / 2, m.line_w / 2 + m.casing / 2))
     scale = _fit_scale(items, map_area.w, map_area.h)
     lo_x = min(it[0] * scale - it[2] for it in items)
     hi_x = max(it[0] * scale + it[2] for it in items)
@@ -378,3 +472,171 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
         drawn_routes=bundling.drawn,
         station_marks=_station_marks(stations, bundling, m),
     )
+
+
+def loop_arrows(city: CityMap, lay: SheetLayout) -> dict[str, tuple[tuple[Point, ...], ...]]:
+    """Per loop line, its two arrow triangles at the first stop, pointing to both neighbours."""
+    m = lay.metrics
+    out = {}
+    for ln in city.lines:
+        if not ln.loop:
+            continue
+        a, b = lay.station_mark(ln.first_stop)
+        c = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        half = math.hypot(b[0] - a[0], b[1] - a[1]) / 2
+        arrows = []
+        for nxt in (ln.stops[1], ln.stops[-1]):
+            p = lay.stations[nxt]
+            dx, dy = p[0] - c[0], p[1] - c[1]
+            d = math.hypot(dx, dy) or 1.0
+            ux, uy = dx / d, dy / d
+            tip = m.loop_arrow_tip + half
+            base = tip - m.loop_arrow_len
+            nx, ny = -uy * m.loop_arrow_half_w, ux * m.loop_arrow_half_w
+            arrows.append(
+                (
+                    (c[0] + ux * tip, c[1] + uy * tip),
+                    (c[0] + ux * base + nx, c[1] + uy * base + ny),
+                    (c[0] + ux * base - nx, c[1] + uy * base - ny),
+                )
+            )
+        out[ln.id] = tuple(arrows)
+    return out
+
+
+FLIPS = ("long", "short")
+"""The paper edge a duplex printer turns the sheet over between front and back."""
+
+
+def back_turned(flip: str) -> bool:
+    """Whether the back page is printed turned by 180 degrees for a printer flipping on ``flip``.
+
+    A sheet is read by turning it over like a book page, over its short side edge, so
+    the back is the same way up as the front (head to head). A printer flipping on the
+    short edge does exactly that; one flipping on the long edge (most printers' default)
+    turns the sheet top over bottom, so the back page is printed turned to come out
+    upright.
+    """
+    if flip not in FLIPS:
+        raise ValueError(f"flip must be one of {', '.join(FLIPS)}")
+    return flip == "long"
+
+
+def behind(r: Rect, page_w: float) -> Rect:
+    """Where, on the back page (upright, as read), a rectangle of the front lies: the
+    sheet turned over its side edge mirrors it left to right."""
+    return Rect(page_w - r.x - r.w, r.y, r.w, r.h)
+
+
+CARD_SIZES: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0),
+    "bridge": (57.0, 88.0),
+    "tarot": (70.0, 120.0),
+}
+
+
+@dataclass(frozen=True)
+class CardGrid:
+    """Cards on one landscape page: each card's trim, bled by ``bleed`` into a gutter of
+    two bleeds, the grid centred on the page, with room for cut marks of at least
+    ``card_cut_mark`` between it and the margin."""
+
+    paper: str
+    width: float
+    height: float
+    card_w: float
+    card_h: float
+    bleed: float
+    cells: tuple[Rect, ...]
+
+    @property
+    def per_page(self) -> int:
+        return len(self.cells)
+
+    @property
+    def grid(self) -> Rect:
+        """The cards' trims and bleeds together."""
+        b = self.bleed
+        x0 = min(c.x for c in self.cells) - b
+        y0 = min(c.y for c in self.cells) - b
+        x1 = max(c.right for c in self.cells) + b
+        y1 = max(c.bottom for c in self.cells) + b
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+def card_size(spec: str) -> tuple[float, float]:
+    """A card size by name (poker, bridge, tarot) or as ``WxH`` in mm; ValueError otherwise."""
+    key = spec.strip().lower()
+    if key in CARD_SIZES:
+        return CARD_SIZES[key]
+    parts = key.replace("×", "x").split("x")
+    try:
+        w, h = (float(p) for p in parts)
+    except ValueError:
+        raise ValueError(
+            f"unknown card size {spec!r}: use {', '.join(CARD_SIZES)} or WxH in mm (63x88)"
+        ) from None
+    if not (math.isfinite(w) and math.isfinite(h)) or min(w, h) < 30 or max(w, h) > 190:
+        raise ValueError(f"card size {spec!r}: each side must be 30 to 190 mm")
+    return (w, h)
+
+
+def card_grid(paper: str, size: tuple[float, float], m: Metrics = METRICS) -> CardGrid:
+    """As many cards of ``size`` as fit inside the margins of landscape ``paper``."""
+    width, height = PAPERS[paper]
+    w, h = size
+    b = m.bleed
+    edge = m.margin + m.card_cut_mark
+    room_w, room_h = width - 2 * edge, height - 2 * edge
+    cols = int(room_w // (w + 2 * b) + 1e-9)
+    rows = int(room_h // (h + 2 * b) + 1e-9)
+    if cols < 1 or rows < 1:
+        raise ValueError(f"a {w:g} x {h:g} mm card does not fit on {paper} paper")
+    grid_w, grid_h = cols * (w + 2 * b), rows * (h + 2 * b)
+    x0, y0 = (width - grid_w) / 2 + b, (height - grid_h) / 2 + b
+    cells = tuple(
+        Rect(x0 + i * (w + 2 * b), y0 + j * (h + 2 * b), w, h)
+        for j in range(rows)
+        for i in range(cols)
+    )
+    return CardGrid(paper, width, height, w, h, b, cells)
+
+
+@dataclass(frozen=True)
+class InkMark:
+    """The extent of one printed element of the map, with its ink (strokes, halos, caps)."""
+
+    kind: str  # "station", "line", "wagon" or "loop arrow"
+    element_id: str
+    bounds: Rect
+
+
+def _bounds(points: Iterable[Point], pad: float) -> Rect:
+    xs, ys = zip(*points, strict=True)
+    return Rect(
+        min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+    )
+
+
+def ink_marks(city: CityMap, lay: SheetLayout) -> list[InkMark]:
+    """Every station, line, wagon and loop arrow of the map as printed, in mm on the page.
+
+    A station reaches as far as its ring, halo or star around its pill; a line as far as
+    half its stroke (and casing) beyond its drawn route, offsets in a bundle included.
+    """
+    m = lay.metrics
+    reach = station_reach(city, m, arrows=False)  # the arrows are marks of their own
+    out = []
+    for st in city.stations:
+        out.append(InkMark("station", st.id, _bounds(lay.station_mark(st.id), reach[st.id])))
+    for ln in city.lines:
+        pts = lay.drawn_routes.get(ln.id) or lay.routes[ln.id]
+        if pts:
+            out.append(InkMark("line", ln.id, _bounds(pts, m.line_w / 2 + m.casing / 2)))
+        w = lay.wagons[ln.id].rect
+        e = m.wagon_stroke / 2
+        out.append(InkMark("wagon", ln.id, Rect(w.x - e, w.y - e, w.w + 2 * e, w.h + 2 * e)))
+    for lid, arrows in loop_arrows(city, lay).items():
+        for pts in arrows:
+            out.append(InkMark("loop arrow", lid, _bounds(pts, m.loop_arrow_stroke / 2)))
+    return out

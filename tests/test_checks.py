@@ -62,6 +62,10 @@ EXPECTED = {
     ),
     "GEO008": ("warning", "/lines/1/depot", 31, 16, "line 'A' runs over the wagon of line 'B'"),
     "GEO009": ("error", "/lines", 36, 12, "room for 14 lines on a4 paper (rows at least 8 mm"),
+    "GEO010": (
+        "error", "/stations/0", 7, 5,
+        "station 'a' prints 3.7 mm from the left edge of a4 paper; nothing may print within 5 mm",
+    ),
     "DES001": ("warning", "/lines/0/windows", 25, 18, "line 'A' needs at least 2 windows"),
     "DES002": ("warning", "/lines/0/windows", 29, 18, "completes with its 2 windows in only 0.6%"),
     "DES003": (
@@ -204,8 +208,13 @@ def test_geo004_wagon_outside_map_area() -> None:
         return dataclasses.replace(sheet, wagons=wagons)
 
     diags = _run_with_sheet(_base_doc(), shift)
-    assert [(d.code, d.pointer) for d in diags] == [("GEO004", "/lines/1/depot")]
+    # 0.85 mm from the paper's top edge (1 mm less half the outline): the margin check too
+    assert [(d.code, d.pointer) for d in diags] == [
+        ("GEO004", "/lines/1/depot"),
+        ("GEO010", "/lines/1/depot"),
+    ]
     assert "the wagon of line 'B'" in diags[0].message
+    assert "the wagon of line 'B' prints 0.8 mm from the top edge of a4 paper" in diags[1].message
 
 
 def test_crowded_stations_are_one_diagnostic() -> None:

@@ -205,7 +205,7 @@ def test_a_candidate_that_does_not_validate_is_never_measured() -> None:
     tight = json.loads((ROOT / "maps" / "berlin.json").read_text())
     # the wagons of B, E and F where hand layout had them, with no room to grow
     for ln in tight["lines"]:
-        where = {"B": (13.28, 1.03), "E": (18.28, 2.13), "F": (6.11, 0.16)}.get(ln["id"])
+        where = {"B": (13.28, 1.03), "E": (18.28, 2.13), "F": (6.09, 0.16)}.get(ln["id"])
         if where:
             ln["depot"]["x"], ln["depot"]["y"] = where
     assert validation_errors(tight) == []

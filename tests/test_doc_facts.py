@@ -91,7 +91,7 @@ FACTS: list[tuple[str, str]] = [
     ("docs/rendering.md", f"nothing printed within **{g(M.margin)} mm** of the paper edge"),
     (
         "docs/rendering.md",
-        f"{g(M.bleed)} mm of colour beyond the trim, crop marks {g(M.crop_mark)} mm long",
+        f"{g(M.bleed)} mm of colour beyond the trim; with crop marks, {g(M.crop_mark)} mm long",
     ),
     (
         "docs/rendering.md",

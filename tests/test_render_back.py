@@ -1,8 +1,6 @@
-"""Back page and card deck (issue 9, point 5): play with nothing but the printout."""
+"""The back page (issue 19, point 4): the rules this city uses, distinct symbols, a full page."""
 
 from __future__ import annotations
-
-from collections import Counter
 
 import pytest
 from typer.testing import CliRunner
@@ -10,57 +8,101 @@ from typer.testing import CliRunner
 from mapkit.cards import CARD_NAMES, DECK, DECK_COUNTS
 from mapkit.cli import app
 from mapkit.engine.scoring import LOWEST_RATING, RATINGS
-from mapkit.render.back import back_svg, card_face, cards_svg
+from mapkit.mapfile import load_map
+from mapkit.render.back import back_svg
+from mapkit.render.cards import FREE_FACE, card_face
 from mapkit.render.panel import SCORE_OPERATORS, SCORE_TITLES, SOLO_SCORE_TITLES
-from tests.test_render_common import fixture_city, parse, with_class
+from mapkit.sheet import layout
+from tests.test_render_common import CITIES, MAPS, fixture_city, parse, with_class
 
 
 def _texts(root, cls: str) -> list[str]:
     return ["".join(el.itertext()) for el in with_class(root, cls, "text")]
 
 
+def _all_text(root) -> str:
+    return " ".join("".join(el.itertext()) for el in root.iter())
+
+
 def test_back_lists_the_engine_deck_scoring_and_rating_table():
     root = parse(back_svg(fixture_city()))
-    all_text = " ".join("".join(el.itertext()) for el in root.iter())
+    all_text = _all_text(root)
     assert _texts(root, "back-count") == [f"{n}×" for n in DECK_COUNTS]
+    assert _texts(root, "back-face") == [card_face(k) for k in range(len(CARD_NAMES))]
     assert sum(DECK_COUNTS) == len(DECK) == 14
-    for kind in range(len(CARD_NAMES)):
-        assert card_face(kind) in all_text
     for _, verdict in RATINGS:
         assert verdict in all_text
     assert LOWEST_RATING in all_text
-    for box, caption in SCORE_TITLES.items():
-        assert f"{SCORE_OPERATORS[box]} {caption}".strip() in all_text
-    solo = " ".join(
-        "".join(el.itertext()) for el in parse(back_svg(fixture_city(), solo=True)).iter()
-    )
-    assert f"− {SOLO_SCORE_TITLES['empty']}" in solo and SCORE_TITLES["empty"] not in solo
+    for caption in SCORE_TITLES.values():  # the sheet's own captions
+        assert caption in all_text
+    assert _texts(root, "back-score-op") == [SCORE_OPERATORS[b] or "◇" for b in SCORE_TITLES]
+    solo = _all_text(parse(back_svg(fixture_city(), solo=True)))
+    assert SOLO_SCORE_TITLES["empty"] in solo and SCORE_TITLES["empty"] not in solo
 
 
-def test_card_page_has_the_14_cards_of_the_deck():
-    root = parse(cards_svg())
-    cards = with_class(root, "card", "g")
-    want = dict(zip(CARD_NAMES, DECK_COUNTS, strict=True))
-    assert Counter(c.get("data-card") for c in cards) == want
-    assert len(with_class(root, "cut-line")) == 14
+@pytest.mark.parametrize("city_id", CITIES)
+def test_back_has_only_the_rules_the_city_uses(city_id):
+    city = load_map(MAPS / f"{city_id}.json")
+    root = parse(back_svg(city))
+    text = _all_text(root)
+    loops = [ln.id for ln in city.lines if ln.loop]
+    symbols = [el.get("data-symbol") for el in with_class(root, "back-symbol")]
+    assert ("Loop line" in text) == bool(loops)
+    assert symbols.count("loop") == (2 if loops else 0)  # the two arrows, as on the sheet
+    for lid in loops:
+        assert f"Loop line {lid} " in text
+    assert ("Special stations" in text) == bool(city.special_stations)
+    assert symbols.count("special") == (1 if city.special_stations else 0)
+
+
+def test_free_ride_and_special_station_have_distinct_symbols():
+    city = load_map(MAPS / "paris.json")  # has special stations
+    root = parse(back_svg(city))
+    assert card_face(CARD_NAMES.index("free")) == FREE_FACE == "⊗"
+    assert "★" not in _all_text(root)
+    (star,) = [el for el in with_class(root, "back-symbol") if el.get("data-symbol") == "special"]
+    assert star.tag.endswith("polygon") and len(star.get("points").split()) == 16  # 8 points
+
+
+@pytest.mark.parametrize("city_id", CITIES)
+def test_back_text_fills_the_page(city_id):
+    """The tallest column reaches the footer (within its spacing), in type of at least 3.5 mm."""
+    city = load_map(MAPS / f"{city_id}.json")
+    root = parse(back_svg(city))
+    lay = layout(city)
+    body = with_class(root, "back-text", "text")
+    sizes = {float(el.get("font-size")) for el in body}
+    (size,) = sizes
+    assert size >= 3.5
+    lowest = max(float(el.get("y")) for el in body)
+    assert lay.footer.y - 1.0 - 3 * size <= lowest <= lay.footer.y
 
 
 def test_pad_with_back_interleaves_front_and_back_then_the_cards(tmp_path, monkeypatch):
     import mapkit.render.export as export
 
-    seen: list[list[str]] = []
+    seen: list = []
     monkeypatch.setattr(
-        export, "svgs_to_pdf", lambda pages, title=None: seen.append(pages) or b"%PDF"
+        export, "svgs_to_pdf", lambda pages, title=None, **kw: seen.append((pages, kw)) or b"%PDF"
     )
     out = tmp_path / "pad.pdf"
     args = ["render", "berlin", "--pdf", "--copies", "3", "--back", "--cards", "-o", str(out)]
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
-    (pages,) = seen
+    ((pages, kw),) = seen
     kinds = [
-        "back" if 'id="back"' in p else "cards" if 'class="cards"' in p else "front" for p in pages
+        "back"
+        if 'id="back"' in p.svg
+        else "cards"
+        if 'class="cards"' in p.svg
+        else "card-backs"
+        if 'class="card-backs"' in p.svg
+        else "front"
+        for p in pages
     ]
-    assert kinds == ["front", "back"] * 3 + ["cards"]
+    assert kinds == ["front", "back"] * 3 + ["cards", "card-backs"] * 2
+    assert [p.turned for p in pages] == [False, True] * 5  # --flip long, the default
+    assert kw == {"duplex": "long", "cmyk": False}
 
 
 @pytest.mark.parametrize("flag", ["--back", "--cards"])

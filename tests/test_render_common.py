@@ -11,6 +11,8 @@ import pytest
 from mapkit.mapfile import load_map
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
+MAPS = Path(__file__).resolve().parent.parent / "maps"
+CITIES = ("amsterdam", "berlin", "paris", "madrid")
 FIXTURE = GOLDEN / "fixture-city.json"
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

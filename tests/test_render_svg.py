@@ -64,8 +64,10 @@ def test_text_is_escaped(city):
 def test_game_marks(city, root):
     assert len(with_class(root, "loop-arrow")) == 2 * sum(ln.loop for ln in city.lines)
     assert len(with_class(root, "special-mark")) == 2
-    termini = {ln.terminus for ln in city.lines if ln.terminus}
-    assert len(with_class(root, "terminus-mark")) == len(termini) == 3
+    ending = sorted(ln.id for ln in city.lines if ln.terminus)
+    halos = with_class(root, "terminus-mark")
+    assert sorted(h.get("data-line") for h in halos) == ending  # one colour per line ending
+    assert len({ln.terminus for ln in city.lines if ln.terminus}) == 3
     interchange = {el.get("id") for el in with_class(root, "interchange", "g")}
     assert interchange == {f"st-{s.id}" for s in city.stations if city.intersection_count(s.id) > 1}
 

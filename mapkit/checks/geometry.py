@@ -362,6 +362,45 @@ class _Geo:
         )
 
 
+_EDGES = ("left", "top", "right", "bottom")
+
+
+def margins(ctx: CheckContext) -> None:
+    """GEO010: every printed mark at least ``metrics.margin`` from the trim, on every paper.
+
+    Measured on each paper's own layout (``sheet.ink_marks``: strokes, halos, stars,
+    arrows, bundle offsets included); one diagnostic per element, at its worst paper.
+    """
+    from mapkit.sheet import PAPERS, ink_marks, layout
+
+    worst: dict[tuple[str, str], tuple[float, str, str]] = {}
+    for paper in PAPERS:
+        sheet = ctx.sheet if paper == ctx.paper else layout(ctx.city, paper)
+        need = sheet.metrics.margin
+        for mark in ink_marks(ctx.city, sheet):
+            b = mark.bounds
+            gaps = (b.x, b.y, sheet.width - b.right, sheet.height - b.bottom)
+            if not _finite(*gaps):
+                continue
+            gap, edge = min(zip(gaps, _EDGES, strict=True))
+            key = (mark.kind, mark.element_id)
+            if gap < need - 1e-6 and (key not in worst or gap < worst[key][0]):
+                worst[key] = (gap, edge, paper)
+    need = ctx.sheet.metrics.margin
+    for (kind, element), (gap, edge, paper) in worst.items():
+        if kind == "station":
+            pointer, what = ctx.station_ptr(element), f"station '{element}'"
+        else:
+            pointer = ctx.line_ptr(element, "depot" if kind == "wagon" else "stops")
+            what = f"the {kind} of line '{element}'" if kind != "line" else f"line '{element}'"
+        ctx.emit(
+            "GEO010",
+            f"{what} prints {gap:.1f} mm from the {edge} edge of {paper} paper; nothing may "
+            f"print within {need:.0f} mm of the trim",
+            pointer,
+        )
+
+
 def _seg_rect_dist(a: Point, b: Point, r: Rect) -> float:
     """Distance between segment ab and rectangle r (0 when they touch)."""
     if r.contains_point(a) or r.contains_point(b):
@@ -395,13 +434,14 @@ def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
 
 
 def check(ctx: CheckContext) -> None:
-    """GEO001-GEO009 at print scale."""
+    """GEO001-GEO010 at print scale."""
     from shapely import STRtree, points
 
     geo = _Geo(ctx)
     geo.placement()
     geo.wagon_size()
     geo.panel()
+    margins(ctx)
     if not all(_finite(*p) for p in geo.xy):
         return
     tree = STRtree(points(geo.xy))

@@ -28,6 +28,11 @@ class Background(StrEnum):
     full = "full"
 
 
+class Flip(StrEnum):
+    long = "long"
+    short = "short"
+
+
 def _default_dir(arg: str, path: Path) -> Path:
     """Beside the map file; a shipped map named by its id goes to the current folder."""
     return path.parent if os.path.exists(arg) else Path.cwd()
@@ -66,11 +71,11 @@ def _paper_sheet(city, record_path: Path, record: dict, player: str, round_: int
         fail(f"{record_path}: {exc}", 1)
 
 
-class _Pages(Sequence[str]):
+class _Pages(Sequence):
     """The pages of a pad, checking for Ctrl-C before each: a long ``--copies`` run stops
     between two pages, where no C code is running."""
 
-    def __init__(self, pages: list[str], check: Callable[[], None]) -> None:
+    def __init__(self, pages: list, check: Callable[[], None]) -> None:
         self.pages = pages
         self.check = check
 
@@ -109,12 +114,13 @@ def render(
     ] = False,
     labels: Annotated[bool, typer.Option(help="Print station names where they fit.")] = False,
     background: Annotated[
-        Background,
+        Background | None,
         typer.Option(
-            help="home: white page, city colour in the title band and panel;"
-            " full: colour to a 3 mm bleed with crop marks, for a print shop."
+            help="home (default): white page, city colour in the title band and panel;"
+            " full: colour to a 3 mm bleed with crop marks, for a print shop.",
+            show_default=False,
         ),
-    ] = Background.home,
+    ] = None,
     back: Annotated[
         bool,
         typer.Option(
@@ -125,6 +131,33 @@ def render(
     cards: Annotated[
         bool, typer.Option("--cards", help="PDF: add a page with the 14 cards to cut out.")
     ] = False,
+    bleed: Annotated[
+        bool,
+        typer.Option(
+            "--bleed",
+            help="Colour to a 3 mm bleed without crop marks (implies --background full).",
+        ),
+    ] = False,
+    cmyk: Annotated[
+        bool,
+        typer.Option("--cmyk", help="PDF: colours in CMYK, black text in black ink only (gs)."),
+    ] = False,
+    pad: Annotated[
+        bool,
+        typer.Option(
+            "--pad", help="PDF: two maps, the first on the front and the second on the back."
+        ),
+    ] = False,
+    flip: Annotated[
+        Flip,
+        typer.Option(
+            help="Duplex: the edge your printer turns the sheet over (backs are turned to match)."
+        ),
+    ] = Flip.long,
+    card_size: Annotated[
+        str,
+        typer.Option(help="--cards: poker (63x88 mm), bridge, tarot, or WxH in mm."),
+    ] = "poker",
     solo: Annotated[
         bool,
         typer.Option(
@@ -147,11 +180,39 @@ def render(
     named by its id goes to the current folder). An existing output file is
     replaced; a device, pipe or symlink is written through.
     """
-    fmt = output_format(output, pdf, png)
+    if (pad or cmyk) and png:
+        fail(f"--{'pad' if pad else 'cmyk'} makes a PDF: drop --png", 2)
+    fmt = output_format(output, pdf or pad or cmyk, png)
     if copies > 1 and fmt != "pdf":
         fail("--copies makes a PDF pad: add --pdf", 2)
     if (back or cards) and fmt != "pdf":
         fail("--back and --cards add PDF pages: add --pdf", 2)
+    if pad and (maps is None or len(maps) != 2):
+        fail("--pad prints one map on the front and another on the back: give exactly two", 2)
+    if pad and back:
+        fail("--pad prints the second map on the back: it cannot also take --back", 2)
+    if pad and record is not None:
+        fail("--pad draws blank sheets: it cannot take --record", 2)
+    if bleed and background is Background.home:
+        fail("--bleed is for a full-colour page: drop --background home", 2)
+    background = Background.full if bleed else background or Background.home
+    if cmyk:
+        import shutil
+
+        from mapkit.render.export import GS_HINT
+
+        if shutil.which("gs") is None:
+            fail(GS_HINT, 2)
+    deck_size = None
+    if cards:
+        from mapkit.sheet import card_grid
+        from mapkit.sheet import card_size as parse_card_size
+
+        try:
+            deck_size = parse_card_size(card_size)
+            card_grid(paper.value, deck_size)
+        except ValueError as exc:
+            fail(str(exc), 2)
     if (record is None) != (player is None):
         fail("--record and --player go together", 2)
     if round_ is not None and record is None:
@@ -223,14 +284,25 @@ def render(
             fail(f"--solo, but {record} is a game of {seats} players", 2)
         solo = seats == 1
 
-    from mapkit.render.back import back_svg, cards_svg
+    from mapkit.render.back import back_svg
+    from mapkit.render.cards import card_sheets
+    from mapkit.render.export import PdfPage, duplex_pages
     from mapkit.render.svg import sheet_svg
 
     svgs = []
     backs = []
     for city, path in zip(cities, paths, strict=True):
         if back:
-            backs.append(back_svg(city, paper=paper.value, grayscale=grayscale, solo=solo))
+            backs.append(
+                back_svg(
+                    city,
+                    paper=paper.value,
+                    grayscale=grayscale,
+                    solo=solo,
+                    background=background.value,
+                    crop_marks=not bleed,
+                )
+            )
         res = sheet_svg(
             city,
             paper=paper.value,
@@ -239,6 +311,7 @@ def render(
             filled=filled,
             solo=solo,
             background=background.value,
+            crop_marks=not bleed,
         )
         svgs.append(res.svg)
         if res.labels is not None:
@@ -257,17 +330,26 @@ def render(
         for target, idx in targets:
             with deferred() as held:  # cairo calls back into Python: no exception there
                 if fmt == "pdf":
-                    sheets = [
-                        page
-                        for i in idx
-                        for _ in range(copies)
-                        for page in ([svgs[i], backs[i]] if back else [svgs[i]])
-                    ]
-                    if cards:
-                        sheets.append(cards_svg(paper.value))
+                    if pad:
+                        sheets = duplex_pages([svgs[0]] * copies, [svgs[1]] * copies, flip.value)
+                    else:
+                        sheets = [
+                            page
+                            for i in idx
+                            for _ in range(copies)
+                            for page in (
+                                duplex_pages([svgs[i]], [backs[i]], flip.value)
+                                if back
+                                else [PdfPage(svgs[i])]
+                            )
+                        ]
+                    if deck_size is not None:
+                        fronts, card_backs = card_sheets(paper.value, deck_size)
+                        sheets += duplex_pages(fronts, card_backs, flip.value)
                     pages = _Pages(sheets, held.check)
                     title = ", ".join(c.name for c in (cities[i] for i in idx))
-                    blob = svgs_to_pdf(pages, title=title)
+                    duplex = flip.value if pad or back or cards else None
+                    blob = svgs_to_pdf(pages, title=title, duplex=duplex, cmyk=cmyk)
                 elif fmt == "png":
                     blob = svg_to_png(svgs[idx[0]], dpi=dpi)
                 else:

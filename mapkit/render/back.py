@@ -1,213 +1,296 @@
-"""The back of a sheet (a rules summary) and the 14-card deck to cut out.
+"""The back of a sheet: the rules a player needs at the table, for this city only.
 
-So a game can be played with nothing but the printout: ``--back`` prints, behind
-each sheet, the cards, a round, the scoring (solo or multiplayer) and the solo
-rating table; ``--cards`` prints the deck. Counts, values and the rating table
-come from the card table (:mod:`mapkit.cards`) and the rules engine
-(:mod:`mapkit.engine.scoring`);
-only the wording lives here.
+So a game can be played with nothing but the printout, ``--back`` prints behind each
+sheet the cards, a round, the symbols of the sheet, the scoring (solo or multiplayer)
+and the solo rating table. It follows the map: the loop rule only where a line loops,
+the special-station rule only where there are special stations, each symbol drawn as
+the sheet draws it. The text is set as large as the page allows (the tallest of the
+three columns fills the page). Counts, values and the rating table come from the rules
+engine (:mod:`mapkit.cards`, :mod:`mapkit.engine.scoring`).
 """
 
 from __future__ import annotations
 
-from mapkit.cards import CARD_EXPRESS, CARD_NAMES, CARD_VALUE, DECK, DECK_COUNTS, PLUS
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mapkit.cards import DECK, DECK_COUNTS
 from mapkit.engine.scoring import LOWEST_RATING, RATINGS, solo_band
 from mapkit.mapfile.model import CityMap
-from mapkit.render.fontmetrics import text_width
+from mapkit.render.cards import card_face, card_rule, wrap
 from mapkit.render.panel import SCORE_DETAILS, SCORE_OPERATORS, score_titles
-from mapkit.render.style import INK, PAPER_WHITE, fmt
-from mapkit.render.svg import SheetDrawing
-from mapkit.sheet import PAPERS, Rect
+from mapkit.render.style import INK, PAPER_WHITE, SPECIAL_FILL, fmt, fmt_points
+from mapkit.render.svg import SheetDrawing, pill_path, star_points
+from mapkit.sheet import Rect
 
-BODY = 3.5
 LEAD = 1.35  # line height, in font sizes
+ICON_W = 15.0  # room for a count, a card face or a symbol left of its text
+MIN_SIZE, MAX_SIZE = 2.8, 5.2
 
 
-def card_face(kind: int) -> str:
-    """What a card shows: its value, ``×2`` for an express card, ``+`` or ``★`` (free ride)."""
-    if kind == PLUS:
-        return "+"
-    if CARD_NAMES[kind] == "free":
-        return "★"
-    return ("×" if CARD_EXPRESS[kind] else "") + str(CARD_VALUE[kind])
+@dataclass(frozen=True)
+class Item:
+    """A paragraph, optionally with a symbol drawn left of it (``icon(x, y, size)``)."""
+
+    text: str
+    icon: Callable[[float, float, float], None] | None = None
 
 
-def card_rule(kind: int) -> str:
-    """One sentence per card kind: what a player does with it."""
-    if kind == PLUS:
-        return (
-            "Interchange: write + in a window; the first empty stop from the wagon gets "
-            "the number of lines stopping there, in a box."
-        )
-    if CARD_NAMES[kind] == "free":
-        return "Free ride: cross any one empty station anywhere, or none. No window."
-    v = CARD_VALUE[kind]
-    if CARD_EXPRESS[kind]:
-        return (
-            f"Express: write {v}; up to {v} crosses from the first empty stop, skipping "
-            "stops already marked."
-        )
-    tail = " Then all 14 cards are shuffled again." if v == 6 else ""
-    return (
-        f"Write {v} in a window; up to {v} crosses from the first empty stop on, "
-        f"stopping at a marked one.{tail}"
-    )
+@dataclass(frozen=True)
+class Block:
+    title: str
+    items: tuple[Item, ...]
 
 
-ROUND = (
-    "Each round one card is revealed; every player uses it on a line of their choice.",
-    "Choose a line with an empty window and write the card in it; cross stations from the "
-    "wagon outward.",
-    "A loop line (two arrows) may be crossed in either direction each time.",
-    "The first to complete a line circles its diamond; everyone else strikes it and may still "
-    "earn the square. Lines completed in the same round all score the diamond.",
-    "The game ends when every window is filled.",
-)
+def round_steps() -> list[str]:
+    """A round, in the rules every city shares (loops and special stations are added)."""
+    return [
+        "Each round one card is revealed; every player uses it on a line of their choice.",
+        "Choose a line with an empty window and write the card in it; cross stations from "
+        "the wagon outward.",
+        "The first to complete a line circles its diamond; everyone else strikes it and may "
+        "still earn the square. Lines completed in the same round all score the diamond.",
+        "The game ends when every window is filled.",
+    ]
 
 
-def _wrap(text: str, width: float, size: float) -> list[str]:
-    lines, cur = [], ""
-    for word in text.split():
-        trial = f"{cur} {word}".strip()
-        if cur and text_width(trial, size) > width:
-            lines.append(cur)
-            cur = word
-        else:
-            cur = trial
-    return [*lines, cur] if cur else lines
-
-
-class _Page:
-    """A text page in the sheet's style, written column by column."""
-
+class _Back:
     def __init__(self, d: SheetDrawing) -> None:
         self.d = d
         self.g = d.group("back", id="back")
+        self.m = d.m
 
-    def block(self, col: Rect, y: float, title: str) -> float:
-        self.d.text(self.g, title, col.x, y + 4.2, 4.2, bold=True, cls="back-title")
-        return y + 8.0
+    # -- symbols, drawn as the sheet draws them -------------------------------------------
+    def station(self, x: float, y: float, s: float, *, ring: float, halo: str | None = None):
+        r = s * 0.9
+        if halo:
+            self.g.add(
+                self.d.dwg.path(
+                    pill_path((x, y), (x, y), r + s * 0.35),
+                    fill=halo,
+                    stroke=INK,
+                    stroke_width=self.m.halo_stroke,
+                )
+            )
+        self.g.add(
+            self.d.dwg.circle(
+                (fmt(x), fmt(y)), fmt(r), fill=PAPER_WHITE, stroke=INK, stroke_width=ring
+            )
+        )
 
-    def para(
-        self, col: Rect, y: float, text: str, size: float = BODY, indent: float = 0.0
-    ) -> float:
-        for line in _wrap(text, col.w - indent, size):
-            y += size * LEAD
-            self.d.text(self.g, line, col.x + indent, y, size, cls="back-text")
-        return y + size * 0.5
+    def star(self, x: float, y: float, s: float) -> None:
+        self.g.add(
+            self.d.dwg.polygon(
+                fmt_points(star_points((x, y), s * 1.5, s * 1.05)),
+                fill=PAPER_WHITE if self.d.grayscale else SPECIAL_FILL,
+                stroke=INK,
+                stroke_width=self.m.star_stroke,
+                stroke_linejoin="round",
+                **{"class": "back-symbol", "data-symbol": "special"},
+            )
+        )
+        self.station(x, y, s, ring=self.m.station_stroke)
+
+    def loop_arrows(self, x: float, y: float, s: float) -> None:
+        self.station(x, y, s * 0.8, ring=self.m.station_stroke)
+        for sign in (-1, 1):
+            tip = x + sign * s * 2.3
+            base = tip - sign * s * 0.9
+            self.g.add(
+                self.d.dwg.polygon(
+                    fmt_points([(tip, y), (base, y - s * 0.5), (base, y + s * 0.5)]),
+                    fill=PAPER_WHITE,
+                    stroke=INK,
+                    stroke_width=self.m.loop_arrow_stroke,
+                    stroke_linejoin="round",
+                    **{"class": "back-symbol", "data-symbol": "loop"},
+                )
+            )
+
+    def face(self, kind: int) -> Callable[[float, float, float], None]:
+        def draw(x: float, y: float, s: float) -> None:
+            count = DECK_COUNTS[kind]
+            self.d.text(self.g, f"{count}×", x - s * 1.6, y, s * 0.9, middle=True, cls="back-count")
+            self.d.text(
+                self.g, card_face(kind), x + s * 1.4, y, s * 1.45, anchor="middle", bold=True,
+                middle=True, cls="back-face",
+            )  # fmt: skip
+
+        return draw
+
+    def symbol_text(self, text: str, cls: str = "back-symbol-text") -> Callable:
+        def draw(x: float, y: float, s: float) -> None:
+            self.d.text(
+                self.g, text, x, y, s * 1.2, anchor="middle", bold=True, middle=True, cls=cls
+            )
+
+        return draw
+
+    # -- layout ---------------------------------------------------------------------------
+    def height(self, block: Block, width: float, size: float) -> float:
+        h = size * 2.2
+        for item in block.items:
+            lines = wrap(item.text, width - ICON_W, size)
+            h += max(len(lines) * size * LEAD, size * 2.2 if item.icon else 0.0) + size * 0.6
+        return h + size * 0.8
+
+    def draw(self, col: Rect, blocks: list[Block], size: float) -> None:
+        y = col.y
+        for block in blocks:
+            self.d.text(
+                self.g, block.title, col.x, y + size * 1.3, size * 1.3, bold=True,
+                cls="back-title",
+            )  # fmt: skip
+            y += size * 2.2
+            for item in block.items:
+                lines = wrap(item.text, col.w - ICON_W, size)
+                tall = max(len(lines) * size * LEAD, size * 2.2 if item.icon else 0.0)
+                if item.icon:
+                    item.icon(col.x + ICON_W / 2 - 1.0, y + min(tall, size * 2.2) / 2, size)
+                ty = y
+                for line in lines:
+                    ty += size * LEAD
+                    self.d.text(
+                        self.g, line, col.x + ICON_W, ty - size * 0.3, size, cls="back-text"
+                    )
+                y += tall + size * 0.6
+            y += size * 0.8
+
+
+def _columns(city: CityMap, b: _Back, solo: bool) -> list[list[Block]]:
+    cards = Block(
+        f"The {len(DECK)} cards",
+        tuple(Item(card_rule(kind), b.face(kind)) for kind in range(len(DECK_COUNTS))),
+    )
+    round_items = [Item(step) for step in round_steps()]
+    loops = [ln.id for ln in city.lines if ln.loop]
+    if loops:
+        which = ", ".join(loops)
+        round_items.insert(
+            2,
+            Item(
+                f"Loop line{'s' if len(loops) > 1 else ''} {which} (two arrows at the first "
+                "stop): each time, cross in either direction from the wagon.",
+                b.loop_arrows,
+            ),
+        )
+    if city.special_stations:
+        n = len(city.special_stations)
+        round_items.insert(
+            -1,
+            Item(
+                f"Special stations ({n}, on a star): marking one gives an extra action with "
+                "the same card in another empty window.",
+                b.star,
+            ),
+        )
+    symbols = [
+        Item("A station: cross it when your line reaches it.", _station(b, 0.35)),
+        Item("A thick ring: an interchange, where lines share the station.", _station(b, 0.75)),
+        Item(
+            "A coloured halo: the end of the line in that colour.",
+            _station(b, 0.35, halo=INK if b.d.grayscale else city.lines[0].color),
+        ),
+        Item("Each wagon: its letter, then one window per card it takes.", _wagon(b)),
+    ]
+    scoring = Block(
+        "Scoring",
+        (
+            *(
+                Item(
+                    caption + (f": {SCORE_DETAILS[box]}" if box in SCORE_DETAILS else ""),
+                    b.symbol_text(SCORE_OPERATORS[box] or "◇", "back-score-op"),
+                )
+                for box, caption in score_titles(solo).items()
+            ),
+            Item("Most points wins; a tie goes to fewer empty stations."),
+        ),
+    )
+    bounds = [lo for lo, _ in RATINGS]
+    rating = Block(
+        "Solo rating",
+        (
+            *(Item(text, b.symbol_text(solo_band(lo))) for lo, text in RATINGS),
+            Item(LOWEST_RATING, b.symbol_text(solo_band(min(bounds) - 1))),
+        ),
+    )
+    return [
+        [cards],
+        [Block("A round", tuple(round_items)), Block("On the sheet", tuple(symbols))],
+        [scoring, rating],
+    ]
+
+
+def _station(b: _Back, ring: float, halo: str | None = None):
+    def draw(x: float, y: float, s: float) -> None:
+        b.station(x, y, s, ring=ring, halo=halo)
+
+    return draw
+
+
+def _wagon(b: _Back):
+    def draw(x: float, y: float, s: float) -> None:
+        w, h = s * 3.6, s * 1.4
+        b.g.add(
+            b.d.dwg.rect(
+                (fmt(x - w / 2), fmt(y - h / 2)), (fmt(w), fmt(h)), rx=0.8, fill=INK, stroke=INK
+            )
+        )
+        b.d.text(b.g, "A", x - w / 2 + s * 0.55, y, s * 0.9, anchor="middle", bold=True,
+                 fill=PAPER_WHITE, middle=True)  # fmt: skip
+        for k in range(2):
+            bx = x - w / 2 + s * 1.2 + k * s * 1.2
+            b.g.add(
+                b.d.dwg.rect(
+                    (fmt(bx), fmt(y - h / 2 + s * 0.15)),
+                    (fmt(s * 1.1), fmt(h - s * 0.3)),
+                    rx=0.3,
+                    fill=PAPER_WHITE,
+                )
+            )
+
+    return draw
 
 
 def back_svg(
-    city: CityMap, *, paper: str = "a4", grayscale: bool = False, solo: bool = False
+    city: CityMap,
+    *,
+    paper: str = "a4",
+    grayscale: bool = False,
+    solo: bool = False,
+    background: str = "home",
+    crop_marks: bool = True,
 ) -> str:
-    """The rules summary printed behind a sheet of ``city``."""
-    d = SheetDrawing(city, paper, grayscale=grayscale, solo=solo)
+    """The rules summary printed behind a sheet of ``city``, in the sheet's style."""
+    d = SheetDrawing(
+        city, paper, grayscale=grayscale, solo=solo, background=background, crop_marks=crop_marks
+    )
     d.draw_background(panel=False)
     d.draw_header(title=f"{city.name}: how to play")
     lay = d.lay
-    area = Rect(lay.printable.x, lay.header.bottom + 2.0, lay.printable.w, 0.0)
+    area = Rect(
+        lay.printable.x,
+        lay.header.bottom + 2.0,
+        lay.printable.w,
+        lay.footer.y - 1.0 - lay.header.bottom - 2.0,
+    )
     gap = 8.0
     w = (area.w - 2 * gap) / 3
-    cols = [Rect(area.x + i * (w + gap), area.y, w, 0.0) for i in range(3)]
-    page = _Page(d)
+    cols = [Rect(area.x + i * (w + gap), area.y, w, area.h) for i in range(3)]
+    back = _Back(d)
+    columns = _columns(city, back, solo)
 
-    col = cols[0]
-    y = page.block(col, col.y, f"The {len(DECK)} cards")
-    for kind, count in enumerate(DECK_COUNTS):
-        face = card_face(kind)
-        page.d.text(page.g, f"{count}×", col.x, y + 4.0, 3.2, cls="back-count")
-        page.d.text(page.g, face, col.x + 13.0, y + 4.2, 5.0, bold=True, anchor="middle")
-        y = page.para(col, y - 1.0, card_rule(kind), size=3.1, indent=19.0) + 1.6
-
-    col = cols[1]
-    y = page.block(col, col.y, "A round")
-    steps = list(ROUND)
-    if city.special_stations:
-        steps.insert(
-            -1,
-            "Variant with special stations (stars): marking one gives an extra action with "
-            "the same card in another empty window.",
+    def tallest(size: float) -> float:
+        return max(
+            sum(back.height(bl, col.w, size) for bl in blocks)
+            for col, blocks in zip(cols, columns, strict=True)
         )
-    for step in steps:
-        y = page.para(col, y, "• " + step)
-    y = page.block(col, y + 3.0, "Scoring")
-    for box, caption in score_titles(solo).items():
-        detail = f": {SCORE_DETAILS[box]}" if box in SCORE_DETAILS else ""
-        y = page.para(col, y, f"{SCORE_OPERATORS[box]} {caption}{detail}".strip())
-    y = page.para(col, y, "Most points wins; a tie goes to fewer empty stations.", size=3.1)
 
-    col = cols[2]
-    y = page.block(col, col.y, "Solo rating")
-    bounds = [lo for lo, _ in RATINGS]
-    for lo, text in RATINGS:
-        page.d.text(page.g, solo_band(lo), col.x, y + BODY * LEAD, BODY, bold=True)
-        y = page.para(col, y, text, indent=14.0)
-    page.d.text(page.g, solo_band(min(bounds) - 1), col.x, y + BODY * LEAD, BODY, bold=True)
-    page.para(col, y, LOWEST_RATING, indent=14.0)
+    lo, hi = MIN_SIZE, MAX_SIZE
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if tallest(mid) <= area.h else (lo, mid)
+    for col, blocks in zip(cols, columns, strict=True):
+        back.draw(col, blocks, lo)
     d.draw_footer("rules")
     return d.tostring()
-
-
-def cards_svg(paper: str = "a4") -> str:
-    """The 14 cards on one page, with dashed cut lines, to play without the box."""
-    import svgwrite
-
-    w, h = PAPERS[paper]
-    dwg = svgwrite.Drawing(size=(f"{fmt(w)}mm", f"{fmt(h)}mm"), profile="full", debug=False)
-    dwg["viewBox"] = f"0 0 {fmt(w)} {fmt(h)}"
-    root = dwg.g(font_family="DejaVu Sans", id="cards", **{"class": "cards"})
-    dwg.add(root)
-    root.add(dwg.rect((0, 0), (fmt(w), fmt(h)), fill=PAPER_WHITE))
-    margin, cols, rows = 8.0, 5, 3
-    cw, ch = (w - 2 * margin) / cols, (h - 2 * margin) / rows
-    for i, kind in enumerate(DECK):
-        x, y = margin + (i % cols) * cw, margin + (i // cols) * ch
-        g = dwg.g(**{"class": "card", "data-card": CARD_NAMES[kind]})
-        root.add(g)
-        g.add(
-            dwg.rect(
-                (fmt(x), fmt(y)),
-                (fmt(cw), fmt(ch)),
-                fill="none",
-                stroke=INK,
-                stroke_width=0.25,
-                stroke_dasharray="2 1.5",
-                **{"class": "cut-line"},
-            )
-        )
-        g.add(
-            dwg.rect(
-                (fmt(x + 4), fmt(y + 4)),
-                (fmt(cw - 8), fmt(ch - 8)),
-                rx=3,
-                fill=PAPER_WHITE,
-                stroke=INK,
-                stroke_width=0.6,
-            )
-        )
-        face = card_face(kind)
-        g.add(
-            dwg.text(
-                face,
-                insert=(fmt(x + cw / 2), fmt(y + ch / 2 + 8.0)),
-                font_size=22,
-                font_weight="bold",
-                text_anchor="middle",
-                fill=INK,
-                **{"class": "card-face"},
-            )
-        )
-        label = {"+": "interchange", "★": "free ride", "6": "then shuffle all 14"}.get(
-            face, "express" if "×" in face else ""
-        )
-        if label:
-            g.add(
-                dwg.text(
-                    label,
-                    insert=(fmt(x + cw / 2), fmt(y + ch - 10.0)),
-                    font_size=4,
-                    text_anchor="middle",
-                    fill=INK,
-                )
-            )
-    return dwg.tostring()

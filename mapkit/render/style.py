@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 from mapkit.colour import RGB, contrast_ratio, hex_to_rgb, relative_luminance
 
-INK = "#1d2433"
+# Pure black: a CMYK conversion makes it black ink alone (K), so thin text and outlines
+# print sharp, with no colour plates to misregister (and a home inkjet uses its black).
+INK = "#000000"
 PAPER_WHITE = "#ffffff"
 PEN = "#14296e"
 SPECIAL_FILL = "#f2b705"

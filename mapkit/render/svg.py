@@ -31,13 +31,11 @@ from mapkit.render.style import (
     gray_styles,
     text_on,
 )
-from mapkit.sheet import Rect, SheetLayout, layout
+from mapkit.sheet import PageBoxes, Rect, SheetLayout, layout, loop_arrows, page_boxes
 
 Point = tuple[float, float]
 
 BACKGROUNDS = ("home", "full")
-TERMINUS_EXTRA = 1.25
-SPECIAL_EXTRA = 2.3
 
 
 @dataclass
@@ -72,6 +70,41 @@ def pill_path(a: Point, b: Point, r: float) -> str:
     )
 
 
+def halo_sectors(
+    c: Point, lay: SheetLayout, line_ids: list[str], reach: float
+) -> list[list[Point]]:
+    """Per line ending at ``c``, a wedge (polygon) around the direction its line arrives from.
+
+    The wedges' borders lie halfway between neighbouring arrival directions, so they
+    cover the whole turn and each line's colour sits on its own side.
+    """
+
+    def arrival(lid: str) -> float:
+        pts = lay.drawn_routes.get(lid) or lay.routes[lid]
+        p = next((q for q in reversed(pts[:-1]) if math.dist(q, pts[-1]) > 1e-6), pts[0])
+        return math.atan2(p[1] - pts[-1][1], p[0] - pts[-1][0])
+
+    angles = {lid: arrival(lid) for lid in line_ids}
+    order = sorted(line_ids, key=lambda lid: (angles[lid], line_ids.index(lid)))
+    n = len(order)
+    out: dict[str, list[Point]] = {}
+    for i, lid in enumerate(order):
+        here = angles[lid]
+        prev = angles[order[i - 1]] - (2 * math.pi if i == 0 else 0.0)
+        nxt = angles[order[(i + 1) % n]] + (2 * math.pi if i == n - 1 else 0.0)
+        lo, hi = (prev + here) / 2, (here + nxt) / 2
+        if hi - lo < 1e-6:  # lines arriving the same way: share the turn evenly
+            lo, hi = here - math.pi / n, here + math.pi / n
+        steps = max(2, math.ceil((hi - lo) / (math.pi / 8)))
+        rim = [
+            (c[0] + reach * math.cos(lo + (hi - lo) * k / steps),
+             c[1] + reach * math.sin(lo + (hi - lo) * k / steps))
+            for k in range(steps + 1)
+        ]  # fmt: skip
+        out[lid] = [c, *rim]
+    return [out[lid] for lid in line_ids]
+
+
 def star_points(c: Point, outer: float, inner: float, n: int = 8) -> list[Point]:
     pts = []
     for i in range(2 * n):
@@ -79,6 +112,20 @@ def star_points(c: Point, outer: float, inner: float, n: int = 8) -> list[Point]
         ang = math.pi * i / n - math.pi / 2
         pts.append((c[0] + rad * math.cos(ang), c[1] + rad * math.sin(ang)))
     return pts
+
+
+def page_document(boxes: PageBoxes):
+    """An svgwrite document for one page: sized in mm, the origin at the trim's top-left
+    corner, and the page's PDF boxes recorded on the root (``data-trim-box``,
+    ``data-bleed-box``: x y w h in mm from the page's corner) for the PDF export."""
+    import svgwrite
+
+    md, out = boxes.media, boxes.outset
+    dwg = svgwrite.Drawing(size=(f"{fmt(md.w)}mm", f"{fmt(md.h)}mm"), profile="full", debug=False)
+    dwg["viewBox"] = f"{fmt(-out)} {fmt(-out)} {fmt(md.w)} {fmt(md.h)}"
+    for name, r in (("data-trim-box", boxes.trim), ("data-bleed-box", boxes.bleed)):
+        dwg[name] = " ".join(fmt(v) for v in (r.x, r.y, r.w, r.h))
+    return dwg
 
 
 class SheetDrawing:
@@ -92,9 +139,8 @@ class SheetDrawing:
         grayscale: bool = False,
         solo: bool = False,
         background: str = "home",
+        crop_marks: bool = True,
     ) -> None:
-        import svgwrite
-
         self.city = city
         self.lay = layout(city, paper)
         self.m = self.lay.metrics
@@ -103,13 +149,10 @@ class SheetDrawing:
         if background not in BACKGROUNDS:
             raise ValueError(f"background must be one of {', '.join(BACKGROUNDS)}")
         self.background = "home" if grayscale else background
-        w, h = self.lay.width, self.lay.height
-        # full: the trimmed page plus bleed and a slug for crop marks, around the same origin
-        out = self.m.bleed + self.m.crop_mark + 1.0 if self.background == "full" else 0.0
-        self.dwg = svgwrite.Drawing(
-            size=(f"{fmt(w + 2 * out)}mm", f"{fmt(h + 2 * out)}mm"), profile="full", debug=False
-        )
-        self.dwg["viewBox"] = f"{fmt(-out)} {fmt(-out)} {fmt(w + 2 * out)} {fmt(h + 2 * out)}"
+        finish = "trim" if self.background == "home" else "crop" if crop_marks else "bleed"
+        self.finish = finish
+        self.boxes = page_boxes(paper, finish, self.m)
+        self.dwg = page_document(self.boxes)
         self.root = self.dwg.g(
             font_family=FONT_FAMILY, id="sheet", **{"class": f"sheet city-{city.id}"}
         )
@@ -193,7 +236,8 @@ class SheetDrawing:
                     id="background",
                 )
             )
-            self.draw_crop_marks()
+            if self.finish == "crop":
+                self.draw_crop_marks()
             return
         self.root.add(
             self.dwg.rect(
@@ -304,15 +348,19 @@ class SheetDrawing:
             parent.add(self.dwg.polyline(points, stroke=st.centre, stroke_width=fmt(0.5), **common))
 
     def draw_stations(self, fills: dict[str, str] | None = None) -> None:
-        """Station marks; termini haloed, special stations starred, interchanges thick-ringed."""
+        """Station marks; termini haloed, special stations starred, interchanges thick-ringed.
+
+        Where several lines end at one station the halo is split into one sector per
+        line, each facing the way its line comes in, so every ending shows its colour.
+        """
         lay, m, city = self.lay, self.m, self.city
         r = m.station_r
         under = self.group("station-decor", id="station-decor")
         g = self.group("stations", id="stations")
-        terminus_of: dict[str, str] = {}
+        ending: dict[str, list[str]] = {}
         for ln in city.lines:
             if ln.terminus is not None:
-                terminus_of.setdefault(ln.terminus, ln.id)
+                ending.setdefault(ln.terminus, []).append(ln.id)
         for st in city.stations:
             a, b = lay.station_mark(st.id)
             c = lay.stations[st.id]
@@ -320,27 +368,17 @@ class SheetDrawing:
             shared = city.intersection_count(st.id) > 1
             if shared:
                 classes.append("interchange")
-            if st.id in terminus_of:
+            if st.id in ending:
                 classes.append("terminus")
-                ln = city.line(terminus_of[st.id])
-                halo = INK if self.grayscale else ln.color
-                under.add(
-                    self.dwg.path(
-                        pill_path(a, b, r + TERMINUS_EXTRA),
-                        fill=halo,
-                        stroke=INK,
-                        stroke_width=0.25,
-                        **{"class": "terminus-mark"},
-                    )
-                )
+                self.draw_halo(under, st.id, ending[st.id])
             if st.special:
                 classes.append("special")
                 under.add(
                     self.dwg.polygon(
-                        fmt_points(star_points(c, r + SPECIAL_EXTRA, r + 0.6)),
+                        fmt_points(star_points(c, r + m.special_star, r + 0.6)),
                         fill=PAPER_WHITE if self.grayscale else SPECIAL_FILL,
                         stroke=INK,
-                        stroke_width=0.3,
+                        stroke_width=m.star_stroke,
                         stroke_linejoin="round",
                         **{"class": "special-mark"},
                     )
@@ -356,37 +394,53 @@ class SheetDrawing:
                 )
             )
 
+    def draw_halo(self, parent, station_id: str, line_ids: list[str]) -> None:
+        """A terminus halo: one colour, or a sector per line ending here."""
+        lay, m = self.lay, self.m
+        a, b = lay.station_mark(station_id)
+        outline = pill_path(a, b, m.station_r + m.terminus_halo)
+        colours = [INK if self.grayscale else self.city.line(lid).color for lid in line_ids]
+        if len(line_ids) == 1 or self.grayscale:
+            parent.add(
+                self.dwg.path(
+                    outline,
+                    fill=colours[0],
+                    stroke=INK,
+                    stroke_width=m.halo_stroke,
+                    **{"class": "terminus-mark", "data-line": line_ids[0]},
+                )
+            )
+            return
+        c = lay.stations[station_id]
+        reach = 2 * (m.terminus_outer + math.dist(a, b))
+        for lid, colour, wedge in zip(
+            line_ids, colours, halo_sectors(c, lay, line_ids, reach), strict=True
+        ):
+            clip = self.dwg.defs.add(self.dwg.clipPath(id=f"halo-{station_id}-{lid}"))
+            clip.add(self.dwg.polygon(fmt_points(wedge)))
+            parent.add(
+                self.dwg.path(
+                    outline,
+                    fill=colour,
+                    clip_path=f"url(#halo-{station_id}-{lid})",
+                    **{"class": "terminus-mark", "data-line": lid},
+                )
+            )
+        parent.add(self.dwg.path(outline, fill="none", stroke=INK, stroke_width=m.halo_stroke))
+
     def draw_loop_arrows(self) -> None:
         """Two arrows at a loop line's first stop: crosses may run either way."""
-        lay, m = self.lay, self.m
         g = self.group("loop-arrows", id="loop-arrows")
-        for ln in self.city.lines:
-            if not ln.loop:
-                continue
-            a, b = lay.station_mark(ln.first_stop)
-            c = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-            half = math.hypot(b[0] - a[0], b[1] - a[1]) / 2
-            for nxt in (ln.stops[1], ln.stops[-1]):
-                p = lay.stations[nxt]
-                dx, dy = p[0] - c[0], p[1] - c[1]
-                d = math.hypot(dx, dy) or 1.0
-                ux, uy = dx / d, dy / d
-                tip = m.station_r + half + 4.8
-                base = tip - 3.4
-                nx, ny = -uy, ux
-                pts = [
-                    (c[0] + ux * tip, c[1] + uy * tip),
-                    (c[0] + ux * base + nx * 1.9, c[1] + uy * base + ny * 1.9),
-                    (c[0] + ux * base - nx * 1.9, c[1] + uy * base - ny * 1.9),
-                ]
+        for lid, arrows in loop_arrows(self.city, self.lay).items():
+            for pts in arrows:
                 g.add(
                     self.dwg.polygon(
                         fmt_points(pts),
                         fill=PAPER_WHITE,
                         stroke=INK,
-                        stroke_width=0.45,
+                        stroke_width=self.m.loop_arrow_stroke,
                         stroke_linejoin="round",
-                        **{"class": "loop-arrow", "data-line": ln.id},
+                        **{"class": "loop-arrow", "data-line": lid},
                     )
                 )
                 self.extra_obstacles.append(pts)
@@ -471,7 +525,8 @@ class SheetDrawing:
         ends = {ln.terminus for ln in self.city.lines}
         out = {}
         for st in self.city.stations:
-            extra = SPECIAL_EXTRA if st.special else TERMINUS_EXTRA if st.id in ends else 0.0
+            m = self.m
+            extra = m.special_star if st.special else m.terminus_halo if st.id in ends else 0.0
             out[st.id] = r + extra + 0.2
         return out
 
@@ -528,15 +583,19 @@ def sheet_svg(
     filled: PaperSheet | None = None,
     solo: bool = False,
     background: str = "home",
+    crop_marks: bool = True,
 ) -> RenderResult:
     """Draw one sheet (optionally with a player's marks) and return the SVG text.
 
     ``solo`` captions the scoring boxes with the solo rules (every completed line
     scores its diamond, empty stations count in full). ``background`` is ``home``
     (white page, the city colour in the title band, panel and frame) or ``full``
-    (the city colour to a 3 mm bleed, with crop marks, for a print shop).
+    (the city colour to a 3 mm bleed, for a print shop: with crop marks in a slug around
+    it, or without, the page ending at the bleed, when ``crop_marks`` is false).
     """
-    d = SheetDrawing(city, paper, grayscale=grayscale, solo=solo, background=background)
+    d = SheetDrawing(
+        city, paper, grayscale=grayscale, solo=solo, background=background, crop_marks=crop_marks
+    )
     d.draw_background()
     right = None
     if filled is not None:
