@@ -13,19 +13,25 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from mapkit.cli import app
+from mapkit.design.findings import FINDINGS
 from mapkit.design.intervals import (
     bootstrap_ci,
+    clustered_mean_ci,
+    clustered_proportion_ci,
     mean_ci,
     paired_difference_ci,
     proportion_ci,
     significant,
 )
+from mapkit.design.pacing import pacing
+from mapkit.design.profile import profile
 from mapkit.design.races import measure_races
 from mapkit.design.report import ReportConfig, design_report
-from mapkit.design.skill import shares, solo_scores
+from mapkit.design.sensitivity import measure_sensitivity
+from mapkit.design.skill import measure_skill, relative_skill, shares, solo_scores
 from mapkit.design.tension import game_tension
 from mapkit.mapfile import load_map
-from mapkit.simulate import RunConfig, simulate
+from mapkit.simulate import GameOutcome, RunConfig, SeatOutcome, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "examples" / "games" / "maps" / "mini.json"
@@ -93,7 +99,13 @@ def test_report_is_deterministic_and_orders_the_bots() -> None:
     means = a.skill.means
     assert means["random"].value < means["greedy"].value <= means["clairvoyant"].value
     assert 0 <= a.decisions.share.value <= 1 and a.decisions.regret.value > 0
-    assert 0 <= a.skill.luck_share.value <= 1
+    luck = a.skill.luck_share
+    assert luck is not None and 0 <= luck.value <= 1
+    rel, head = a.skill.relative_skill, a.skill.headroom
+    assert rel is not None and 0 < rel.value < 1  # clairvoyance adds something on mini
+    assert head is not None and head.value == pytest.approx(
+        means["greedy"].value - means["random"].value
+    )
 
 
 def test_cli_report_json_and_errors(tmp_path: Path) -> None:
@@ -117,7 +129,8 @@ def test_cli_report_html_has_the_plots(tmp_path: Path) -> None:
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     page = out.read_text()
-    assert page.count("data:image/png;base64,") == 3 and "Line races" not in page[:50]
+    assert page.count("data:image/png;base64,") == 4 and "Line races" not in page[:50]
+    assert '<ul class="findings">' in page
 
 
 @given(st.integers(0, 500), st.integers(1, 500))
@@ -130,3 +143,80 @@ def test_wilson_interval_holds_its_estimate(k: int, n: int) -> None:
 def test_mean_interval_holds_the_mean(xs: list[int]) -> None:
     e = mean_ci(xs)
     assert e.lo <= e.value <= e.hi and e.se >= 0
+
+
+FLAWED = ROOT / "tests" / "maps"
+QUICK = ReportConfig(games=60, seed=1, players=3, tension_games=5, decision_games=1,
+                     difficulty=False, mixed_games=0, sensitivity=False,
+                     skill_bots=("random", "greedy"))  # fmt: skip
+
+
+def test_luck_share_leaves_the_random_bot_out() -> None:
+    city = load_map(MINI)
+    skill = measure_skill(city, 30, 2, ("random", "greedy", "lookahead"))
+    rows = [(g, la) for g, la in zip(skill.scores["greedy"], skill.scores["lookahead"],
+                                     strict=True)]  # fmt: skip
+    assert skill.luck_share is not None and skill.luck_share.value == shares(rows)[0]
+    assert skill.relative_skill is None  # no clairvoyant: Dreef et al.'s measure needs it
+
+
+def test_relative_skill_by_hand() -> None:
+    # beginner 0, best 6, fictive 8: learning effect 6 over 6 + 2
+    assert relative_skill([(0, 6, 8), (0, 6, 8)]) == 0.75
+
+
+def test_clustered_share_uses_the_games_as_units() -> None:
+    # 4 games of 3 seats, all or nothing: the 12 seats are worth 3 independent draws
+    e = clustered_proportion_ci([0, 3, 0, 3], 3)
+    w = proportion_ci(1.5, 3)
+    assert (e.value, round(e.lo, 9), round(e.hi, 9)) == (0.5, round(w.lo, 9), round(w.hi, 9))
+    # seats that never agree more than chance keep (nearly) all 12 units
+    assert clustered_proportion_ci([1, 2, 1, 2], 3).hi - 0.5 < e.hi - 0.5
+    # no spread at all: the number of games
+    assert clustered_proportion_ci([0] * 20, 3).hi == proportion_ci(0, 20).hi
+    assert clustered_mean_ci([[1, 3], [5, 7]]).value == 4.0
+
+
+def test_pacing_of_hand_made_games() -> None:
+    def game(i: int, rounds: int, seats: list[tuple[int, dict]]) -> GameOutcome:
+        return GameOutcome(i, i, rounds, tuple(
+            SeatOutcome("greedy", sc, rank, done) for sc, rank, done in seats
+        ))  # fmt: skip
+
+    played = [
+        game(0, 8, [(10, 1, {"A": (2, 4)}), (5, 2, {"A": (8, 2)})]),
+        game(1, 8, [(3, 2, {}), (9, 1, {"B": (7, 6)})]),
+    ]
+    p = pacing(played, 0)
+    assert p.paid == [0, 1.0, 0, 0, 0, 0, 1.5, 0.5]  # 4, 6 and 2 points over 4 player-games
+    assert p.half_round == 7 and p.late.value == pytest.approx(8 / 12)  # rounds 7, 8 > 6
+    assert [w.value for w in p.seat_wins] == [0.5, 0.5]
+
+
+def test_findings_name_the_flawed_line() -> None:
+    found = {}
+    for name in ("ten-times", "one-window"):
+        city = load_map(FLAWED / f"berlin-{name}.json")
+        found[name] = {(f.code, f.subject) for f in design_report(city, QUICK).found}
+    assert {("RPT001", "line J"), ("RPT003", "line J")} <= found["ten-times"]
+    assert ("RPT002", "line G") in found["one-window"]
+    assert not any(s == "line G" for _, s in found["ten-times"])
+
+
+def test_findings_are_documented_from_the_registry() -> None:
+    doc = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    for code, f in FINDINGS.items():
+        assert f"| {code} | {f.severity} | {f.title} |" in doc, code
+
+
+def test_sensitivity_on_common_decks() -> None:
+    doc = json.loads(MINI.read_text())
+    city = load_map(MINI)
+    base = profile(city, 40, 3)
+    rows = {(x.line, x.edit): x for x in measure_sensitivity(doc, base, 40, 3)}
+    more = rows[("B", "windows +1")]
+    assert more.valid and more.mean is not None and more.mean.value > 0
+    assert more.completion is not None and more.completion >= 0
+    assert ("A", "windows -1") not in rows  # A has one window
+    fewer = rows[("B", "windows -1")]
+    assert fewer.mean is not None and significant(fewer.mean) and fewer.mean.value < 0

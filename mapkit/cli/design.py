@@ -36,7 +36,7 @@ def report(
         int, typer.Option("--games", "-n", help="Decks per bot (skill, difficulty), race games.")
     ] = 200,
     players: Annotated[int, typer.Option(help="Seats for tension and races (1: solo).")] = 3,
-    tension_games: Annotated[int, typer.Option(help="Games for the tension figures.")] = 100,
+    tension_games: Annotated[int, typer.Option(help="Games for the tension figures.")] = 60,
     decision_games: Annotated[int, typer.Option(help="Games for the decision figures.")] = 6,
     threshold: Annotated[float, typer.Option(help="Points by which a choice must matter.")] = 1.0,
     seed: Annotated[int, typer.Option(help="Run seed (the same decks for every bot).")] = 0,
@@ -45,6 +45,12 @@ def report(
     ] = Variant.standard,
     scale: Annotated[
         bool, typer.Option(help="Measure the shipped cities for the difficulty scale.")
+    ] = True,
+    mixed_games: Annotated[
+        int, typer.Option(help="Games with one lookahead among greedy players (0: skip).")
+    ] = 60,
+    sensitivity: Annotated[
+        bool, typer.Option(help="Measure every line's windows and first bonus +-1.")
     ] = True,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (0: one per core).")] = 1,
     format: Annotated[
@@ -64,8 +70,12 @@ def report(
     from mapkit.atomic import OutputError, check_writable, write_text
     from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 
-    if games < 2 or tension_games < 1 or decision_games < 1:
-        fail("--games must be at least 2, --tension-games and --decision-games at least 1", 2)
+    if games < 2 or tension_games < 1 or decision_games < 1 or mixed_games < 0:
+        fail(
+            "--games must be at least 2, --tension-games and --decision-games at least 1, "
+            "--mixed-games at least 0",
+            2,
+        )
     if not valid_player_count(players):
         fail(f"--players must be {PLAYER_RANGE}", 2)
     if jobs < 0:
@@ -81,7 +91,7 @@ def report(
             import matplotlib  # noqa: F401
         except ImportError:
             fail("--format html needs matplotlib: pip install 'mapkit[report]'", 2)
-    city = load_or_fail(path, check_paper="a4")
+    loaded = loaded_or_fail(path, check_paper="a4")
 
     from mapkit.design.report import ReportConfig, design_report
 
@@ -94,9 +104,12 @@ def report(
         threshold=threshold,
         special=variant is Variant.special,
         difficulty=scale,
+        mixed_games=mixed_games,
+        sensitivity=sensitivity,
         jobs=jobs or os.cpu_count() or 1,
     )
-    rep = design_report(city, cfg, progress=_say if sys.stderr.isatty() else None)
+    say = _say if sys.stderr.isatty() else None
+    rep = design_report(loaded.map, cfg, progress=say, doc=loaded.doc)
     if format is ReportFormat.html:
         from mapkit.design.html import to_html
 
@@ -272,8 +285,8 @@ def tune(
     )
     typer.echo(
         f"objective {result.objective_before:.4f} -> {result.objective_after:.4f} "
-        f"in {len(result.steps)} edits; {result.measured} candidates, "
-        f"{result.rejected} of them rejected by the validator"
+        f"in {len(result.steps)} edits; {result.measured} candidates, {result.moved} made "
+        f"valid by placing wagons again, {result.rejected} rejected by the validator"
         + (f"; {len(result.undone)} undone by the decisions guard" if result.undone else "")
     )
     for s in result.steps:

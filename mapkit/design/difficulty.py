@@ -3,13 +3,16 @@
 The greedy solo mean of the map and of each shipped city on the same decks (same seed and
 number of games). ``index`` places the map linearly between the easiest and the hardest city
 measured: 0 = as easy as the easiest, 1 = as hard as the hardest (outside 0..1: beyond them).
+Its interval is a bootstrap over decks: every map played the same decks, so a deck's row holds
+the map's score and every city's, and resampling rows keeps the pairing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mapkit.design.intervals import Estimate, mean_ci
+from mapkit.design.intervals import Estimate, bootstrap_ci, mean_ci
 from mapkit.design.skill import solo_scores
 from mapkit.mapfile.model import CityMap
 
@@ -18,16 +21,24 @@ from mapkit.mapfile.model import CityMap
 class Difficulty:
     mean: Estimate
     cities: dict[str, Estimate]
-    index: float
+    index: Estimate
     between: str
 
     def to_dict(self) -> dict[str, object]:
         return {
             "greedy_mean": self.mean.to_dict(),
             "cities": {c: e.to_dict() for c, e in self.cities.items()},
-            "index": round(self.index, 4),
+            "index": self.index.to_dict(),
             "placement": self.between,
         }
+
+
+def _index(rows: Sequence[Sequence[float]]) -> float:
+    """(easiest city - map) / (easiest - hardest) of rows (map, city, city, ...)."""
+    means = [sum(r[j] for r in rows) / len(rows) for j in range(len(rows[0]))]
+    own, cities = means[0], means[1:]
+    easiest, hardest = max(cities), min(cities)
+    return (easiest - own) / (easiest - hardest) if easiest != hardest else 0.0
 
 
 def measure_difficulty(
@@ -36,14 +47,17 @@ def measure_difficulty(
     from mapkit.mapfile import load_map
     from mapkit.resources import shipped_maps
 
-    own = mean_ci(solo_scores(city, "greedy", games, seed, special, jobs))
-    cities = {}
+    own_scores = solo_scores(city, "greedy", games, seed, special, jobs)
+    own = mean_ci(own_scores)
+    scores = {}
     for path in shipped_maps():
         other = load_map(path)
-        cities[other.id] = mean_ci(solo_scores(other, "greedy", games, seed, special, jobs))
+        scores[other.id] = solo_scores(other, "greedy", games, seed, special, jobs)
+    cities = {c: mean_ci(s) for c, s in scores.items()}
     ranked = sorted(cities.items(), key=lambda kv: -kv[1].value)
-    easiest, hardest = ranked[0][1].value, ranked[-1][1].value
-    index = (easiest - own.value) / (easiest - hardest) if easiest != hardest else 0.0
+    columns = [own_scores, *scores.values()]
+    rows = [tuple(col[i] for col in columns) for i in range(games)]
+    index = bootstrap_ci(rows, _index, seed)
     harder_than = [c for c, e in ranked if e.value > own.value]
     easier_than = [c for c, e in ranked if e.value <= own.value]
     same = [c for c, e in ranked if e.value == own.value]

@@ -36,7 +36,8 @@ def to_html(report: DesignReport) -> str:
     ]
     ax.bar(bots, vals, yerr=errs, capsize=4, color="#4c78a8")
     ax.set_ylabel("mean solo score")
-    ax.set_title(f"Skill ladder (luck share {s.luck_share.value:.3f})")
+    luck = f" (luck share {s.luck_share.value:.3f})" if s.luck_share is not None else ""
+    ax.set_title(f"Skill ladder{luck}")
     figures.append(("Skill: mean score per bot, 95 % intervals", _png(fig)))
     plt.close(fig)
 
@@ -74,6 +75,16 @@ def to_html(report: DesignReport) -> str:
     figures.append(("Per line: what the bonus really pays", _png(fig)))
     plt.close(fig)
 
+    if report.pacing is not None:
+        fig, ax = plt.subplots(figsize=(6, 3))
+        paid = report.pacing.paid
+        ax.bar(range(1, len(paid) + 1), paid, color="#72b7b2")
+        ax.set_xlabel("round")
+        ax.set_ylabel("bonus points per player")
+        ax.set_title(f"Pacing (half paid by round {report.pacing.half_round})")
+        figures.append(("Pacing: bonus points paid by round", _png(fig)))
+        plt.close(fig)
+
     if report.difficulty:
         d = report.difficulty
         fig, ax = plt.subplots(figsize=(6, 2.5))
@@ -91,9 +102,17 @@ def to_html(report: DesignReport) -> str:
         for t, b in figures
     )
     title = html.escape(f"{report.map_name}: design report")
+    items = "".join(
+        f'<li class="{f.finding.severity}"><b>{html.escape(f.code)}</b> '
+        f"{html.escape(f.subject)}: {html.escape(f.finding.title)}: {html.escape(f.evidence)}"
+        f"<br><i>Edit:</i> {html.escape(f.finding.edit)}</li>"
+        for f in report.found
+    )
+    found = f'<h2>Findings</h2>\n<ul class="findings">{items or "<li>none</li>"}</ul>\n'
     return (
         f"<!doctype html>\n<html lang=en><meta charset=utf-8><title>{title}</title>\n"
         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
-        "pre{background:#f6f6f6;padding:1em;overflow:auto}figure{margin:1em 0}</style>\n"
-        f"<h1>{title}</h1>\n<pre>{html.escape(report.to_text())}</pre>\n{body}\n</html>\n"
+        "pre{background:#f6f6f6;padding:1em;overflow:auto}figure{margin:1em 0}"
+        ".findings li{margin:.5em 0}.warning{color:#8a4b00}</style>\n"
+        f"<h1>{title}</h1>\n{found}<pre>{html.escape(report.to_text())}</pre>\n{body}\n</html>\n"
     )

@@ -48,6 +48,33 @@ def proportion_ci(successes: float, n: int) -> Estimate:
     return Estimate(p, lo, hi, math.sqrt(p * (1 - p) / n))
 
 
+def clustered_proportion_ci(successes: Sequence[int], size: int) -> Estimate:
+    """A share over clusters of ``size`` units (the seats of one game), clusters independent,
+    units within one not: Wilson's interval on the effective sample size ``p(1-p) / se^2``,
+    ``se`` the standard error of the mean of the clusters' shares (the design effect of survey
+    sampling; Korn & Graubard 1998). At most the number of units; with no spread between
+    clusters (every share 0 or every share 1), the number of clusters."""
+    g = len(successes)
+    if g == 0:
+        return Estimate(math.nan, math.nan, math.nan, math.nan)
+    shares = [k / size for k in successes]
+    p = math.fsum(shares) / g
+    cl = mean_ci(shares)
+    n_eff = p * (1 - p) / cl.se**2 if cl.se > 0 else float(g)
+    n_eff = max(1.0, min(n_eff, float(g * size)))
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n_eff)) / (1 + z2 / n_eff)
+    half = Z95 * math.sqrt(p * (1 - p) / n_eff + z2 / (4 * n_eff * n_eff)) / (1 + z2 / n_eff)
+    lo, hi = max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+    return Estimate(p, lo, hi, cl.se)
+
+
+def clustered_mean_ci(clusters: Sequence[Sequence[float]]) -> Estimate:
+    """The mean over units grouped in equal clusters (the seats of one game): the mean of the
+    clusters' means, with the interval of that mean (clusters are the independent units)."""
+    return mean_ci([math.fsum(c) / len(c) for c in clusters])
+
+
 def bootstrap_ci(
     units: Sequence[object],
     statistic: Callable[[Sequence[object]], float],

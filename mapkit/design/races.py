@@ -8,16 +8,24 @@ points it paid per player-game, beside the printed ``first``/``others``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mapkit.design.intervals import Estimate, mean_ci, proportion_ci
+from mapkit.design.intervals import (
+    Estimate,
+    clustered_mean_ci,
+    clustered_proportion_ci,
+    proportion_ci,
+)
 from mapkit.design.skill import outcomes
 from mapkit.mapfile.model import CityMap
+from mapkit.simulate import GameOutcome
 
 
 @dataclass
 class LineRace:
     line: str
+    windows: int
     first: int
     others: int
     completion: Estimate
@@ -28,6 +36,7 @@ class LineRace:
     def to_dict(self) -> dict[str, object]:
         return {
             "line": self.line,
+            "windows": self.windows,
             "printed": {"first": self.first, "others": self.others},
             "completion": self.completion.to_dict(),
             "first_share": self.first_share.to_dict(),
@@ -42,7 +51,12 @@ def measure_races(
     from mapkit.simulate import RunConfig
 
     cfg = RunConfig(("greedy",) * players, games, seed, special_stations=special)
-    played = outcomes(city, cfg, jobs)
+    return races_of(city, outcomes(city, cfg, jobs))
+
+
+def races_of(city: CityMap, played: Sequence[GameOutcome]) -> list[LineRace]:
+    """The line races of some games (all with the same seating)."""
+    games, players = len(played), len(played[0].seats)
     horizon = max(o.rounds for o in played)
     n = games * players
     out = []
@@ -50,17 +64,19 @@ def measure_races(
         rounds = [
             s.completed[line.id][0] for o in played for s in o.seats if line.id in s.completed
         ]
-        pts = [s.completed.get(line.id, (0, 0))[1] for o in played for s in o.seats]
+        done = [sum(line.id in s.completed for s in o.seats) for o in played]
+        pts = [[s.completed.get(line.id, (0, 0))[1] for s in o.seats] for o in played]
         firsts = sum(any(line.id in s.first for s in o.seats) for o in played)
         curve = [sum(1 for x in rounds if x <= r) / n for r in range(1, horizon + 1)]
         out.append(
             LineRace(
                 line.id,
+                line.windows,
                 line.first,
                 line.others,
-                proportion_ci(len(rounds), n),
+                clustered_proportion_ci(done, players),
                 proportion_ci(firsts, games),
-                mean_ci(pts),
+                clustered_mean_ci(pts),
                 curve,
             )
         )

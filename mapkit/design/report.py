@@ -1,7 +1,8 @@
-"""``mapkit report``: skill, decisions, tension, line races and difficulty of one map.
+"""``mapkit report``: skill, decisions, tension, line races, pacing, mixed skill, sensitivity,
+difficulty and the findings they trigger, for one map.
 
-``design_report(city, ReportConfig(...))`` measures everything; ``to_dict`` / ``to_text`` print
-it and ``mapkit.design.html.to_html`` draws it. Every figure carries a 95 % interval.
+``design_report(city, ReportConfig(...), doc)`` measures everything; ``to_dict`` / ``to_text``
+print it and ``mapkit.design.html.to_html`` draws it. Every figure carries a 95 % interval.
 """
 
 from __future__ import annotations
@@ -9,11 +10,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
+from mapkit.design.band import ShippedBand
 from mapkit.design.decisions import Decisions, measure_decisions
 from mapkit.design.difficulty import Difficulty, measure_difficulty
-from mapkit.design.races import LineRace, measure_races
-from mapkit.design.skill import SKILL_BOTS, Skill, measure_skill
+from mapkit.design.findings import Found, findings
+from mapkit.design.mixed import Mixed, measure_mixed
+from mapkit.design.pacing import Pacing, pacing
+from mapkit.design.races import LineRace, races_of
+from mapkit.design.sensitivity import Sensitivity, measure_sensitivity
+from mapkit.design.skill import COMPETENT, SKILL_BOTS, Skill, measure_skill
 from mapkit.design.tension import Tension, measure_tension
 from mapkit.mapfile.model import CityMap
 
@@ -25,13 +32,18 @@ class ReportConfig:
     seed: int = 0
     players: int = 3
     """Seats for tension and the line races (greedy in every seat)."""
-    tension_games: int = 100
+    tension_games: int = 60
     decision_games: int = 6
     threshold: float = 1.0
     special: bool = False
     skill_bots: tuple[str, ...] = SKILL_BOTS
     difficulty: bool = True
-    """Measure the shipped cities too (the scale); off for quick runs and tests."""
+    """Measure the shipped cities too (the scale and the band); off for quick runs and tests."""
+    mixed_games: int = 60
+    """Games with one lookahead among greedy players (0: skip; needs players > 1)."""
+    sensitivity: bool = True
+    """Profile every line's windows +-1 and first +-1 (needs the map document)."""
+    paper: str = "a4"
     jobs: int = 1
 
 
@@ -45,6 +57,11 @@ class DesignReport:
     tension: Tension | None
     races: list[LineRace]
     difficulty: Difficulty | None
+    pacing: Pacing | None = None
+    mixed: Mixed | None = None
+    sensitivity: list[Sensitivity] = field(default_factory=list)
+    band: ShippedBand | None = None
+    found: list[Found] = field(default_factory=list)
     extra: dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
@@ -61,6 +78,11 @@ class DesignReport:
             "tension": self.tension.to_dict() if self.tension else None,
             "lines": [r.to_dict() for r in self.races],
             "difficulty": self.difficulty.to_dict() if self.difficulty else None,
+            "pacing": self.pacing.to_dict() if self.pacing else None,
+            "mixed": self.mixed.to_dict() if self.mixed else None,
+            "sensitivity": [x.to_dict() for x in self.sensitivity],
+            "band": self.band.to_dict() if self.band else None,
+            "findings": [f.to_dict() for f in self.found],
             **self.extra,
         }
 
@@ -74,12 +96,27 @@ class DesignReport:
             f"{self.map_name} ({self.map_id}): design report, seed {c.seed}, "
             f"variant {'special' if c.special else 'standard'} (95 % intervals in brackets)",
             "",
-            f"Skill (solo, the same {s.games} decks per bot)",
+            f"Findings ({len(self.found) or 'none'})",
         ]
+        out += [f"  {f.text()}" for f in self.found]
+        out += ["", f"Skill (solo, the same {s.games} decks per bot)"]
         out += [f"  {b:<12} mean {e.text()}" for b, e in s.means.items()]
+        if s.luck_share is not None and s.skill_share is not None:
+            among = ", ".join(b for b in s.bots if b in COMPETENT)
+            out.append(
+                f"  luck share      {s.luck_share.text('.3f')}   skill share "
+                f"{s.skill_share.text('.3f')}  (two-way ANOVA, decks x bots, among {among})"
+            )
+        if s.relative_skill is not None:
+            out.append(
+                f"  relative skill  {s.relative_skill.text('.3f')}   (Dreef et al. 2004: "
+                "(lookahead - random) / (clairvoyant - random))"
+            )
+        if s.headroom is not None:
+            out.append(
+                f"  skill headroom  {s.headroom.text()} points (greedy - random, same decks)"
+            )
         out += [
-            f"  luck share  {s.luck_share.text('.3f')}   skill share {s.skill_share.text('.3f')}"
-            "  (two-way ANOVA, decks x bots)",
             "",
             f"Decisions (solo, {self.decisions.games} greedy games, {self.decisions.turns} turns)",
             f"  choice matters (> {self.decisions.threshold:g} pt) "
@@ -90,7 +127,7 @@ class DesignReport:
             t = self.tension
             out += [
                 "",
-                f"Tension ({t.players} greedy players, {t.games} games)",
+                f"Tension ({t.players} greedy players, {t.games} games; on expected final scores)",
                 f"  lead changes     {t.lead_changes.text()}",
                 f"  drama (points)   {t.drama.text()}",
                 f"  tie rate         {t.tie_rate.text('.3f')}",
@@ -105,25 +142,86 @@ class DesignReport:
             "  half-way round",
         ]
         for r in self.races:
-            half = next((i + 1 for i, x in enumerate(r.curve) if x >= r.completion.value / 2), 0)
+            half = next(
+                (
+                    i + 1
+                    for i, x in enumerate(r.curve)
+                    if r.completion.value and x >= r.completion.value / 2
+                ),
+                0,
+            )
             out.append(
                 f"  {r.line:<6}{f'{r.first}/{r.others}':>8}{r.completion.text('.3f'):>22}"
                 f"{r.first_share.text('.3f'):>22}{r.expected.text():>22}  {half or '-'}"
             )
+        out += self._pacing_text() + self._mixed_text() + self._sensitivity_text()
         if self.difficulty:
             d = self.difficulty
             out += [
                 "",
                 f"Difficulty (greedy solo mean {d.mean.text()}): {d.between}, "
-                f"index {d.index:.2f} (0 = easiest shipped city, 1 = hardest)",
+                f"index {d.index.text()} (0 = easiest shipped city, 1 = hardest)",
             ]
             out += [f"  {name:<12} {e.text()}" for name, e in d.cities.items()]
         return "\n".join(out) + "\n"
 
+    def _pacing_text(self) -> list[str]:
+        p = self.pacing
+        if p is None:
+            return []
+        paid = " ".join(f"{x:.1f}" for x in p.paid)
+        out = [
+            "",
+            f"Pacing ({p.games} games): bonus points per player by round: {paid}",
+            f"  half paid by round {p.half_round}; last quarter of the rounds "
+            f"{p.late.text('.3f')} of them",
+        ]
+        if p.seat_wins:
+            out.append(
+                "  wins by seat (identical bots): "
+                + ", ".join(f"{i + 1}: {e.text('.3f')}" for i, e in enumerate(p.seat_wins))
+            )
+        return out
+
+    def _mixed_text(self) -> list[str]:
+        m = self.mixed
+        if m is None:
+            return []
+        return [
+            "",
+            f"Mixed skill ({m.games} games, one lookahead among {m.players - 1} greedy players)",
+            f"  lookahead wins {m.win_share.text('.3f')} (even: {m.even:.3f}); "
+            f"leads the greedy players by {m.lead.text()} points",
+        ]
+
+    def _sensitivity_text(self) -> list[str]:
+        if not self.sensitivity:
+            return []
+        out = [
+            "",
+            f"Sensitivity (solo greedy, the same {self.config.games} decks): change of the mean "
+            "and of the line's completion",
+        ]
+        by_line: dict[str, list[str]] = {}
+        for x in self.sensitivity:
+            cell = (
+                f"{x.edit}: {x.mean.value:+.2f} / {x.completion:+.2f}"
+                if x.mean is not None and x.completion is not None
+                else f"{x.edit}: invalid"
+            )
+            by_line.setdefault(x.line, []).append(cell)
+        out += [f"  {lid:<4} " + "   ".join(cells) for lid, cells in by_line.items()]
+        return out
+
 
 def design_report(
-    city: CityMap, cfg: ReportConfig, progress: Callable[[str], None] | None = None
+    city: CityMap,
+    cfg: ReportConfig,
+    progress: Callable[[str], None] | None = None,
+    doc: dict[str, Any] | None = None,
 ) -> DesignReport:
+    """Measure every figure of ``city``; ``doc``, its document, enables the sensitivity table."""
+
     def step(what: str) -> None:
         if progress:
             progress(what)
@@ -139,9 +237,34 @@ def design_report(
         step("tension")
         tension = measure_tension(city, cfg.players, cfg.tension_games, cfg.seed, cfg.special)
     step("line races")
-    races = measure_races(city, cfg.players, cfg.games, cfg.seed, cfg.special, cfg.jobs)
-    difficulty = None
+    from mapkit.design.skill import outcomes
+    from mapkit.simulate import RunConfig
+
+    run = RunConfig(("greedy",) * cfg.players, cfg.games, cfg.seed, special_stations=cfg.special)
+    played = outcomes(city, run, cfg.jobs)
+    races = races_of(city, played)
+    pace = pacing(played, cfg.seed)
+    mixed = None
+    if cfg.players > 1 and cfg.mixed_games:
+        step("mixed skill")
+        mixed = measure_mixed(city, cfg.players, cfg.mixed_games, cfg.seed, cfg.special)
+    sens: list[Sensitivity] = []
+    if cfg.sensitivity and doc is not None:
+        step("sensitivity")
+        from mapkit.design.profile import profile
+
+        base = profile(city, cfg.games, cfg.seed, 1, cfg.special)
+        sens = measure_sensitivity(doc, base, cfg.games, cfg.seed, cfg.paper, cfg.special)
+    difficulty = band = None
     if cfg.difficulty:
         step("difficulty scale")
+        from mapkit.design.band import shipped_band
+
         difficulty = measure_difficulty(city, cfg.games, cfg.seed, cfg.special, cfg.jobs)
-    return DesignReport(city.id, city.name, cfg, skill, decisions, tension, races, difficulty)
+        band = shipped_band(cfg.games, cfg.seed, cfg.special)
+    rep = DesignReport(
+        city.id, city.name, cfg, skill, decisions, tension, races, difficulty,
+        pace, mixed, sens, band,
+    )  # fmt: skip
+    rep.found = findings(rep)
+    return rep

@@ -1,12 +1,26 @@
-"""Skill: the bot ladder on the same decks, and how much of the score spread is luck.
+"""Skill: the bot ladder on the same decks, how much of the competent players' spread is luck,
+and how much skill could win.
 
-Method (a two-way analysis of variance without replication): the solo scores form a matrix
-``S[deck, bot]``, every bot playing every deck (game ``i`` of a run uses the deck of
-``game_seed(seed, i)`` whatever the bot). The total sum of squares about the grand mean splits
-into a deck part ``B * sum_d (mean_d - m)^2`` (the cards), a bot part
-``D * sum_b (mean_b - m)^2`` (skill) and the rest (deck-by-bot interaction: the cards decide
-how much skill helps). ``luck_share`` is the deck part over the total, ``skill_share`` the bot
-part; their intervals come from a seeded bootstrap over decks.
+Every bot plays the same decks solo (game ``i`` uses the deck of ``game_seed(seed, i)`` whatever
+the bot), so the scores form a matrix ``S[deck, bot]``.
+
+- **Luck share** (a two-way analysis of variance without replication, over the *competent* bots
+  ``greedy``, ``lookahead`` and ``clairvoyant``): the total sum of squares about the grand mean
+  ``m`` splits into a deck part ``B * sum_d (mean_d - m)^2`` (the cards), a bot part
+  ``D * sum_b (mean_b - m)^2`` (skill) and the rest (deck-by-bot interaction: the cards decide
+  how much skill helps). ``luck_share`` is the deck part over the total, ``skill_share`` the
+  bot part. The random bot is left out: its score is so far below the others that it would
+  make the bot part dwarf everything and the luck share read ~0.02 on every map.
+- **Relative skill** (Dreef, Borm & van der Genugten, "Measuring skill in games: several
+  approaches discussed", Math. Methods of Operations Research 59 (2004) 375-391): the learning
+  effect (best real player minus beginner) over the learning effect plus the random effect
+  (a fictive player who knows the cards minus the best real player), here
+  ``(lookahead - random) / (clairvoyant - random)``: 1 when knowing the future adds nothing.
+- **Skill headroom**: ``greedy - random`` on the same decks (paired), what competent play earns
+  over a novice's random play, reported apart from the luck share.
+
+Intervals: a seeded bootstrap over decks (the shares and relative skill); the headroom's is the
+paired mean's.
 """
 
 from __future__ import annotations
@@ -15,11 +29,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mapkit.design.intervals import Estimate, bootstrap_ci, mean_ci
+from mapkit.design.intervals import Estimate, bootstrap_ci, mean_ci, paired_difference_ci
 from mapkit.mapfile.model import CityMap
 from mapkit.simulate import GameOutcome, RunConfig
 
 SKILL_BOTS = ("random", "greedy", "lookahead", "clairvoyant")
+COMPETENT = ("greedy", "lookahead", "clairvoyant")
 
 
 @dataclass
@@ -27,8 +42,13 @@ class Skill:
     bots: tuple[str, ...]
     games: int
     means: dict[str, Estimate]
-    luck_share: Estimate
-    skill_share: Estimate
+    luck_share: Estimate | None
+    """Among the competent bots measured (None: fewer than two of them)."""
+    skill_share: Estimate | None
+    relative_skill: Estimate | None
+    """Dreef et al.'s, when random, lookahead and clairvoyant were measured."""
+    headroom: Estimate | None
+    """Greedy minus random, paired, when both were measured."""
     scores: dict[str, list[int]]
     """Per bot the solo score of each deck, in deck order (kept for compare and plots)."""
 
@@ -37,9 +57,22 @@ class Skill:
             "bots": list(self.bots),
             "games": self.games,
             "means": {b: e.to_dict() for b, e in self.means.items()},
-            "luck_share": self.luck_share.to_dict(),
-            "skill_share": self.skill_share.to_dict(),
+            "luck_share": _d(self.luck_share),
+            "luck_bots": [b for b in self.bots if b in COMPETENT],
+            "skill_share": _d(self.skill_share),
+            "relative_skill": _d(self.relative_skill),
+            "skill_headroom": _d(self.headroom),
         }
+
+
+def _d(e: Estimate | None) -> dict[str, float] | None:
+    return e.to_dict() if e is not None else None
+
+
+def relative_skill(rows: Sequence[Sequence[float]]) -> float:
+    """``(best - beginner) / (fictive - beginner)`` over rows (random, lookahead, clairvoyant)."""
+    beginner, best, fictive = (math.fsum(r[j] for r in rows) / len(rows) for j in range(3))
+    return (best - beginner) / (fictive - beginner) if fictive != beginner else 1.0
 
 
 def outcomes(city: CityMap, cfg: RunConfig, jobs: int = 1) -> list[GameOutcome]:
@@ -81,9 +114,19 @@ def measure_skill(
     jobs: int = 1,
 ) -> Skill:
     scores = {b: solo_scores(city, b, games, seed, special, jobs) for b in bots}
-    rows = [tuple(scores[b][i] for b in bots) for i in range(games)]
-    luck = bootstrap_ci(rows, lambda rs: shares(rs)[0], seed)
-    skill = bootstrap_ci(rows, lambda rs: shares(rs)[1], seed)
-    return Skill(
-        tuple(bots), games, {b: mean_ci(s) for b, s in scores.items()}, luck, skill, scores
-    )
+
+    def matrix(names: Sequence[str]) -> list[tuple[int, ...]]:
+        return [tuple(scores[b][i] for b in names) for i in range(games)]
+
+    competent = [b for b in bots if b in COMPETENT]
+    luck = skill = rel = headroom = None
+    if len(competent) >= 2:
+        rows = matrix(competent)
+        luck = bootstrap_ci(rows, lambda rs: shares(rs)[0], seed)
+        skill = bootstrap_ci(rows, lambda rs: shares(rs)[1], seed)
+    if {"random", "lookahead", "clairvoyant"} <= set(bots):
+        rel = bootstrap_ci(matrix(("random", "lookahead", "clairvoyant")), relative_skill, seed)
+    if {"random", "greedy"} <= set(bots):
+        headroom = paired_difference_ci(scores["random"], scores["greedy"])
+    means = {b: mean_ci(s) for b, s in scores.items()}
+    return Skill(tuple(bots), games, means, luck, skill, rel, headroom, scores)

@@ -1,16 +1,21 @@
 """Tension with several players: lead changes, drama, ties, when the winner becomes clear.
 
-Greedy players in every seat play through the checked engine; after each round the running
-scores (``state.scores()``: crosses, interchanges, bonuses and the empty-station penalty so
-far) are read. Per game:
+Greedy players in every seat play through the checked engine. Every ``stride`` rounds each
+player's position is **evaluated as its expected final score**: the mean final scores of
+``playouts`` greedy playouts of the whole table from that state, the future cards drawn afresh
+from the pile (``chance_outcomes``), seeded; the last point is the real final score. Lead
+changes and drama are read on these evaluations, as Browne (*Automatic generation and
+evaluation of recombination games*, 2008) and Ludii's metrics define them on a position
+evaluation: the running score would call the leader whoever has banked bonuses so far, though
+another player may be a window from a bigger line. Per game:
 
 - ``lead_changes``: how often the sole leader changes (a tie for the lead keeps the last one);
 - ``drama``: how far, in points, the eventual winner trailed the leader at their worst round
   (0 when they never trailed);
 - ``tie``: two or more players share the first rank at the end (score, then empty stations);
-- ``decided``: the first round after which the eventual winner leads alone to the end,
-  as a share of the game's rounds (1: only the last round decided it; ties count as 1), and
-  ``decided_round``, that round itself (1-based; a tie: the last round).
+- ``decided``: the first evaluation point after which the eventual winner leads alone to the
+  end, as a share of the game's points (1: only the end decided it; ties count as 1), and
+  ``decided_round``, its round (a tie: the last round).
 """
 
 from __future__ import annotations
@@ -44,15 +49,15 @@ class Tension:
         }
 
 
-def _sole_leader(scores: list[int]) -> int | None:
+def _sole_leader(scores: list[float]) -> int | None:
     top = max(scores)
     leaders = [p for p, s in enumerate(scores) if s == top]
     return leaders[0] if len(leaders) == 1 else None
 
 
-def game_tension(trail: list[list[int]], ranks: list[int]) -> tuple[int, float, bool, float, int]:
-    """(lead changes, drama, tie, decided share, decided round) of one game's per-round
-    scores and ranks."""
+def game_tension(trail: list[list[float]], ranks: list[int]) -> tuple[int, float, bool, float, int]:
+    """(lead changes, drama, tie, decided share, decided point) of one game's evaluations
+    (one list of the players' values per evaluation point) and final ranks."""
     winners = [p for p, r in enumerate(ranks) if r == 1]
     tie = len(winners) > 1
     w = winners[0]
@@ -76,8 +81,35 @@ def game_tension(trail: list[list[int]], ranks: list[int]) -> tuple[int, float, 
     return changes, float(drama), tie, share, decided + 1
 
 
+def _playout(state, bots, rng: random.Random) -> list[int]:  # type: ignore[no-untyped-def]
+    for bot in bots:
+        bot.rng = rng
+    while not state.is_terminal():
+        if state.is_chance_node():
+            cards, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(cards, probs)[0])
+        else:
+            state.apply_action(bots[state.current_player()].choose(state))
+    return state.scores()
+
+
+def evaluate(state, bots, playouts: int, key: str) -> list[float]:  # type: ignore[no-untyped-def]
+    """Each player's expected final score from ``state``: the mean of ``playouts`` playouts."""
+    totals = [0.0] * len(bots)
+    for k in range(playouts):
+        finals = _playout(state.clone(), bots, random.Random(f"{key}:{k}"))
+        totals = [t + f for t, f in zip(totals, finals, strict=True)]
+    return [t / playouts for t in totals]
+
+
 def measure_tension(
-    city: CityMap, players: int, games: int, seed: int, special: bool = False
+    city: CityMap,
+    players: int,
+    games: int,
+    seed: int,
+    special: bool = False,
+    playouts: int = 4,
+    stride: int = 2,
 ) -> Tension:
     from mapkit.bots import make_bot
     from mapkit.engine import Game, GameOptions
@@ -86,22 +118,28 @@ def measure_tension(
 
     game = Game(city, GameOptions(players=players, special_stations=special))
     bots = [make_bot("greedy", 0) for _ in range(players)]
+    rollers = [make_bot("greedy", 0) for _ in range(players)]
     results = []
     for i in range(games):
         gs = game_seed(seed, i)
         for p, bot in enumerate(bots):
             bot.rng = random.Random(seat_seed(gs, p))
         state = game.new_initial_state(gs)
-        trail: list[list[int]] = []
+        trail: list[list[float]] = []
+        rounds: list[int] = []
         while not state.is_terminal():
             if state.is_chance_node():
-                if state.round():
-                    trail.append(state.scores())
+                r = state.round()
+                if r and r % stride == 0:
+                    trail.append(evaluate(state, rollers, playouts, f"{gs}:{r}"))
+                    rounds.append(r)
                 state.deal()
             else:
                 state.apply_action(bots[state.current_player()].choose(state))
-        trail.append(state.scores())
-        results.append(game_tension(trail, state.ranks()))
+        trail.append([float(x) for x in state.scores()])
+        rounds.append(state.round())
+        changes, drama, tie, share, point = game_tension(trail, state.ranks())
+        results.append((changes, drama, tie, share, rounds[point - 1]))
     return Tension(
         players,
         games,

@@ -2,7 +2,9 @@
 every candidate a valid map and guards against degenerate ones.
 
 Every candidate passes the full validator (all layers, on the chosen paper: no error) before it
-is measured; a candidate that does not is rejected and counted. Valid candidates are measured
+is measured; a window edit that makes it fail gets the changed lines' wagons placed again by the
+layout (``mapkit.layout.wagons``) and is validated again; what still fails is rejected and
+counted. Valid candidates are measured
 by :func:`mapkit.design.profile.profile` on the **same** decks (``--games`` of ``--seed``), so
 differences between candidates are the map's, not the cards'. The objective (lower is better) is
 a sum over the targets set::
@@ -41,10 +43,11 @@ are undone, last first. Targets still missed are listed in ``TuneResult.unmet``.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,7 +131,9 @@ class TuneResult:
     steps: list[Step] = field(default_factory=list)
     undone: list[str] = field(default_factory=list)
     rejected: int = 0
-    """Candidates that did not validate (never measured)."""
+    """Candidates that did not validate, even with their wagons placed again (never measured)."""
+    moved: int = 0
+    """Candidates made valid by placing their wagons again."""
     measured: int = 0
     decisions_before: Decisions | None = None
     decisions_after: Decisions | None = None
@@ -265,6 +270,35 @@ def city_of(doc: dict[str, Any], paper: str | None = "a4") -> CityMap | None:
     return loaded(doc).map
 
 
+def with_wagons_placed(
+    doc: dict[str, Any], lines: Iterable[str], paper: str = "a4"
+) -> dict[str, Any] | None:
+    """``doc`` with the wagons of ``lines`` placed again by the layout's wagon placement
+    (``mapkit.layout.wagons``: beside the first station, clear of everything on A4 and Letter,
+    else on ``paper`` alone), or None when it finds no clear spot or a line is drawn with a
+    ``shape`` (which starts at the depot: moving the wagon would leave the drawing behind)."""
+    from mapkit.layout.wagons import WagonError, place_wagons
+
+    lines = list(lines)
+    city = loaded(doc).map
+    if city is None or any(city.line(lid).shape for lid in lines):
+        return None
+    for papers in (("a4", "letter"), (paper,)):
+        try:
+            depots = place_wagons(city, papers, lines)
+            break
+        except WagonError:
+            continue
+    else:
+        return None
+    new = copy.deepcopy(doc)
+    for ln in new["lines"]:
+        if ln["id"] in depots:
+            x, y = depots[ln["id"]]
+            ln["depot"] = {**ln["depot"], "x": round(x, 2), "y": round(y, 2)}
+    return new
+
+
 @dataclass(frozen=True)
 class Task:
     """One candidate to measure: a pure function of these fields, wherever it runs."""
@@ -272,16 +306,35 @@ class Task:
     doc: dict[str, Any]
     cfg: TuneConfig
     luck_games: int
+    wagons: tuple[str, ...] = ()
+    """Lines whose windows changed: their wagons may be placed again to make the map valid."""
 
 
-def evaluate(task: Task) -> Profile | None:
+@dataclass(frozen=True)
+class Evaluated:
+    """A candidate as measured: its document (wagons perhaps moved) and profile."""
+
+    doc: dict[str, Any]
+    profile: Profile
+    moved: tuple[str, ...] = ()
+    """Lines whose wagon was placed again."""
+
+
+def evaluate(task: Task) -> Evaluated | None:
     """One candidate's profile, or None when it does not validate (validation comes first, so
-    an invalid map is never measured)."""
-    c = city_of(task.doc, task.cfg.paper)
-    if c is None:
-        return None
+    an invalid map is never measured). A candidate whose grown or shrunk wagons make it
+    invalid gets those wagons placed again, and is measured if that makes it valid."""
+    doc, moved = task.doc, ()
+    if validation_errors(doc, task.cfg.paper):
+        placed = with_wagons_placed(doc, task.wagons, task.cfg.paper) if task.wagons else None
+        if placed is None or validation_errors(placed, task.cfg.paper):
+            return None
+        doc, moved = placed, task.wagons
+    c = loaded(doc).map
+    assert c is not None
     cfg = task.cfg
-    return profile(c, cfg.games, cfg.seed, cfg.players, cfg.special, 1, task.luck_games)
+    p = profile(c, cfg.games, cfg.seed, cfg.players, cfg.special, 1, task.luck_games)
+    return Evaluated(doc, p, moved)
 
 
 Node = tuple[dict[str, Any], CityMap, Profile, float]
@@ -301,27 +354,36 @@ class Search:
     ) -> None:
         self.doc, self.targets, self.cfg, self.sweep, self.say = doc, targets, cfg, sweep, say
         self.luck_games = cfg.luck_games if targets.max_luck is not None else 0
-        self.cache: dict[str, Profile | None] = {}
+        self.cache: dict[str, Evaluated | None] = {}
         self.rejected = 0
         self.measured = 0
+        self.moved = 0
 
-    def measure(self, docs: list[dict[str, Any]]) -> list[Profile | None]:
-        """Profiles of documents (None: not valid), each document measured once per search."""
+    def measure(
+        self, docs: list[dict[str, Any]], wagons: list[tuple[str, ...]] | None = None
+    ) -> list[Evaluated | None]:
+        """Documents measured (None: not valid), each once per search; ``wagons``: per
+        document, the lines whose wagons may be placed again."""
+        wagons = wagons or [()] * len(docs)
         keys = [json.dumps(d, sort_keys=True) for d in docs]
-        todo = {k: d for k, d in zip(keys, docs, strict=True) if k not in self.cache}
-        fresh = self.sweep.map(
-            evaluate, [Task(d, self.cfg, self.luck_games) for d in todo.values()]
-        )
-        for k, p in zip(todo, fresh, strict=True):
-            self.cache[k] = p
+        todo = {
+            k: Task(d, self.cfg, self.luck_games, w)
+            for k, d, w in zip(keys, docs, wagons, strict=True)
+            if k not in self.cache
+        }
+        fresh = self.sweep.map(evaluate, list(todo.values()))
+        for k, e in zip(todo, fresh, strict=True):
+            self.cache[k] = e
             self.measured += 1
-            self.rejected += p is None
+            self.rejected += e is None
+            self.moved += e is not None and bool(e.moved)
         return [self.cache[k] for k in keys]
 
     def run(self, city: CityMap) -> tuple[TuneResult, list[Node]]:
         cfg, say = self.cfg, self.say
-        (before,) = self.measure([self.doc])
-        assert before is not None
+        (first,) = self.measure([self.doc])
+        assert first is not None
+        before = first.profile
         band = shipped_band(cfg.games, cfg.seed, cfg.special)
         aim = Aim(self.targets, band, target_rate(before, band))
         self.aim = aim
@@ -343,17 +405,20 @@ class Search:
         result = TuneResult(
             path[-1][0], path[-1][1], before, path[-1][2], path[0][3], path[-1][3], aim, steps
         )
-        result.rejected, result.measured = self.rejected, self.measured
+        result.rejected, result.measured, result.moved = self.rejected, self.measured, self.moved
         return result, path
 
     def _scored(self, node: Node, edits: list[Edit]) -> list[tuple[Edit, dict, Profile, float]]:
         """The edits that give a valid map passing the guards, with profile and objective."""
         docs = [e.apply(node[0]) for e in edits]
+        wagons = [tuple(c.line for c in e.changes if c.windows is not None) for e in edits]
         out = []
-        for e, d, p in zip(edits, docs, self.measure(docs), strict=True):
-            if p is None or guard_failures(p, self.cfg) - self.original_bad:
+        for e, ev in zip(edits, self.measure(docs, wagons), strict=True):
+            if ev is None or guard_failures(ev.profile, self.cfg) - self.original_bad:
                 continue
-            out.append((e, d, p, objective(p, self.aim)))
+            if ev.moved:
+                e = Edit(e.changes, f"{e.description} (wagon {', '.join(ev.moved)} placed again)")
+            out.append((e, ev.doc, ev.profile, objective(ev.profile, self.aim)))
         return out
 
     def step(self, node: Node) -> tuple[Edit, dict, Profile, float] | None:

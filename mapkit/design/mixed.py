@@ -1,0 +1,58 @@
+"""Mixed skill at the table: one ``lookahead`` among ``greedy`` players. Does skill win?
+
+``players`` seats, one of them lookahead, the others greedy; the lookahead player sits in each
+seat for an equal share of the games (seat ``s`` plays the decks of run seed
+``seed * players + s``), so no seat advantage leaks in. Figures: the lookahead player's **win
+share** (ties shared; Wilson interval) against ``1 / players`` for an even table, and its
+**score lead**: its score minus the greedy players' mean in the same game (a mean over games,
+the independent units).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mapkit.design.intervals import Estimate, mean_ci, proportion_ci
+from mapkit.mapfile.model import CityMap
+
+
+@dataclass
+class Mixed:
+    players: int
+    games: int
+    win_share: Estimate
+    lead: Estimate
+
+    @property
+    def even(self) -> float:
+        return 1 / self.players
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "players": self.players,
+            "games": self.games,
+            "seating": "one lookahead, the others greedy",
+            "win_share": self.win_share.to_dict(),
+            "even_share": round(self.even, 4),
+            "score_lead": self.lead.to_dict(),
+        }
+
+
+def measure_mixed(
+    city: CityMap, players: int, games: int, seed: int, special: bool = False
+) -> Mixed:
+    from mapkit.design.skill import outcomes
+    from mapkit.simulate import RunConfig
+
+    wins = 0.0
+    leads: list[float] = []
+    per_seat = -(-games // players)
+    for seat in range(players):
+        bots = tuple("lookahead" if p == seat else "greedy" for p in range(players))
+        cfg = RunConfig(bots, per_seat, seed * players + seat, special_stations=special)
+        for o in outcomes(city, cfg):
+            winners = [p for p, s in enumerate(o.seats) if s.rank == 1]
+            wins += (seat in winners) / len(winners)
+            rest = [s.score for p, s in enumerate(o.seats) if p != seat]
+            leads.append(o.seats[seat].score - sum(rest) / len(rest))
+    return Mixed(players, len(leads), proportion_ci(wins, len(leads)), mean_ci(leads))
