@@ -28,6 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CITIES = ("amsterdam", "berlin", "paris", "madrid")
 
 
+TOKEN = {"X-Mapkit-Token": ""}
+"""The running server's session token, sent with every request."""
+
+
 def start_server(city: str) -> tuple[subprocess.Popen, int, float]:
     """Start `mapkit studio CITY` and wait until it answers; (process, port, seconds)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -40,11 +44,12 @@ def start_server(city: str) -> tuple[subprocess.Popen, int, float]:
         cwd=ROOT,
     )
     head = proc.stderr.readline() + proc.stderr.readline()
-    port = int(re.search(r"127\.0\.0\.1:(\d+)/", head).group(1))
+    found = re.search(r"127\.0\.0\.1:(\d+)/\?token=([\w-]+)", head)
+    port, TOKEN["X-Mapkit-Token"] = int(found.group(1)), found.group(2)
     while True:
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            conn.request("GET", "/api/map")
+            conn.request("GET", "/api/map", headers=TOKEN)
             if conn.getresponse().status == 200:
                 break
         except OSError:
@@ -58,7 +63,7 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 def request(conn, method: str, url: str, body=None) -> tuple[int, bytes]:
-    headers = {"Content-Type": "application/json"} if body is not None else {}
+    headers = {**TOKEN, "Content-Type": "application/json"} if body is not None else TOKEN
     conn.request(method, url, body=None if body is None else json.dumps(body), headers=headers)
     res = conn.getresponse()
     return res.status, res.read()

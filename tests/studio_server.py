@@ -20,9 +20,12 @@ from mapkit.studio.session import Session
 class Server:
     """The studio app served by uvicorn in a daemon thread."""
 
-    def __init__(self, path: Path, readonly: bool = False, root: Path | None = None) -> None:
+    def __init__(
+        self, path: Path, readonly: bool = False, root: Path | None = None, port: int = 0
+    ) -> None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.bind(("127.0.0.1", 0))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
         self.port = sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}/"
         self.token = secrets.token_urlsafe(16)

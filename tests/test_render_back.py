@@ -7,8 +7,8 @@ from typer.testing import CliRunner
 
 from mapkit.cards import CARD_NAMES, DECK, DECK_COUNTS
 from mapkit.cli import app
-from mapkit.engine.scoring import LOWEST_RATING, RATINGS
 from mapkit.mapfile import load_map
+from mapkit.rating import LOWEST_RATING, RATINGS
 from mapkit.render.back import back_svg
 from mapkit.render.cards import FREE_FACE, card_face
 from mapkit.render.panel import SCORE_OPERATORS, SCORE_TITLES, SOLO_SCORE_TITLES

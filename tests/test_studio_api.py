@@ -172,7 +172,10 @@ def test_simulate_returns_the_cli_report_and_feeds_the_heatmap(client, map_file)
     cli_out = runner.invoke(
         cli, ["simulate", str(map_file), "-n", "6", "--seed", "3", "--format", "json"]
     )
-    assert res.json() == json.loads(cli_out.output)
+    studio = res.json()
+    applied, settled = studio.pop("apply_points"), studio.pop("apply_settled")
+    assert studio == json.loads(cli_out.output)
+    assert set(applied) == {"A", "B"} and settled in (True, False)
     heat = client.get("/api/heatmap.svg")
     assert heat.status_code == 200 and 'class="heat-value"' in heat.text
     assert json.loads(heat.headers["x-mapkit-layout"])["scale"] > 0
@@ -405,3 +408,26 @@ def test_new_lines_take_the_recommended_palette_of_the_rules(tmp_path):
     assert documented == list(PALETTE.values())
     with client_for(tmp_path / "new.json") as c:
         assert c.get("/api/palette").json() == {"palette": documented}
+
+
+def test_suggested_points_settle_and_bring_no_new_problem(tmp_path):
+    """Applying the points the studio suggests adds no warning, and the same play-test
+    (same seed) on the map with them applied suggests them again."""
+    path = tmp_path / "tutorial.json"
+    path.write_text((ROOT / "examples" / "tutorial.json").read_text(encoding="utf-8"))
+    body = {"games": 200, "bots": ["greedy"], "seed": 1}
+    with client_for(path) as c:
+        doc = c.get("/api/map").json()["map"]
+        before = {
+            (d["code"], d["pointer"]) for d in c.get("/api/diagnostics").json()["diagnostics"]
+        }
+        first = c.post("/api/simulate", json=body).json()
+        raw = {ln["line"]: ln["suggested"] for ln in first["lines"]}
+        assert first["apply_settled"] is True and first["apply_points"] != raw  # DES005 kept out
+        for ln in doc["lines"]:
+            ln["points"] = first["apply_points"][ln["id"]]
+        put(c, doc)
+        after = {(d["code"], d["pointer"]) for d in c.get("/api/diagnostics").json()["diagnostics"]}
+        assert after <= before
+        again = c.post("/api/simulate", json=body).json()
+        assert again["apply_points"] == first["apply_points"] and again["apply_settled"] is True

@@ -42,16 +42,23 @@ def browser():
 
 @pytest.fixture
 def studio(browser):
-    """open(path) -> (page, server); everything is closed after the test."""
-    opened = []
+    """open(path) -> (page, server); ``server=`` opens another tab on a running server
+    (``context=``: in the same browser profile). Everything is closed after the test."""
+    servers: list[Server] = []
+    contexts: list = []
+    errors: list[str] = []
 
-    def open_(path: Path, readonly: bool = False, *, bypass_csp: bool = False, root=None):
-        server = Server(path, readonly, root)
-        context = browser.new_context(
-            viewport={"width": 1400, "height": 850}, bypass_csp=bypass_csp
-        )
+    def open_(path: Path, readonly: bool = False, *, bypass_csp: bool = False, root=None,
+              server: Server | None = None, context=None):  # fmt: skip
+        if server is None:
+            server = Server(path, readonly, root)
+            servers.append(server)
+        if context is None:
+            context = browser.new_context(
+                viewport={"width": 1400, "height": 850}, bypass_csp=bypass_csp
+            )
+            contexts.append(context)
         page = context.new_page()
-        errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         # a refused script or style would be an injection the page let through
         page.on(
@@ -60,14 +67,15 @@ def studio(browser):
         )
         page.goto(server.url)
         page.wait_for_selector("body[data-ready='1']")
-        opened.append((server, context, errors))
         return page, server
 
+    open_.servers = servers
     yield open_
-    for server, context, errors in opened:
+    for context in contexts:
         context.close()
+    for server in servers:
         server.stop()
-        assert not errors, errors
+    assert not errors, errors
 
 
 def tid(page, name: str):
@@ -229,20 +237,21 @@ def test_hover_undo_playtest_heatmap_and_autosave(studio, tmp_path):
     tid(page, "toggle-heatmap").check()
     page.locator("#sheet-layer .heat-value").first.wait_for()
 
-    # autosave: the session restarts from the file (as after a server restart); the
-    # browser still has the edit and offers it back
+    # autosave: the server is stopped before saving and started again on the same port
+    # (a new session token); the new tab finds the old tab's edit and offers it back
     settle(page)
     edited = page.evaluate("S.doc")
-    original = json.loads(path.read_text(encoding="utf-8"))
-    assert edited != original
-    rev = server.get("/api/map")["revision"]
-    assert server.request("api/map", {"revision": rev, "map": original}, "PUT")[0] == 200
-    page.reload()
-    page.wait_for_selector("body[data-ready='1']")
-    tid(page, "restore-autosave").click()
-    settle(page)
-    assert server.get("/api/map")["map"] == edited
-    assert tid(page, "unsaved-marker").is_visible()
+    assert edited != json.loads(path.read_text(encoding="utf-8"))
+    server.stop()
+    again = Server(path, port=server.port)
+    studio.servers.append(again)
+    assert again.token != server.token
+    fresh, _ = studio(path, server=again, context=page.context)
+    tid(fresh, "restore-autosave").click(timeout=15000)
+    settle(fresh)
+    assert again.get("/api/map")["map"] == edited
+    assert tid(fresh, "unsaved-marker").is_visible()
+    assert tid(page, "banner").inner_text().startswith("refused: wrong session token")
 
 
 def test_shipped_city_is_read_only(studio):
@@ -327,3 +336,137 @@ def test_save_as_outside_the_folder_is_refused(studio, tmp_path, tiny_doc):
     assert tid(page, "file-path").inner_text().endswith("copy.json")
     assert not (tmp_path / "escaped.json").exists() and not Path("/tmp/escaped.json").exists()
     assert sorted(p.name for p in folder.iterdir()) == ["copy.json", "tiny.json"]
+
+
+def _saved(tmp_path, doc, name="tiny.json") -> Path:
+    path = tmp_path / name
+    path.write_text(writer.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_two_tabs_follow_each_other_and_never_revert(studio, tmp_path, tiny_doc):
+    path = _saved(tmp_path, tiny_doc)
+    one, server = studio(path)
+    two, _ = studio(path, server=server, context=one.context)
+    one.mouse.click(*centre(one, '[data-handle="b"]'))
+    one.keyboard.press("ArrowDown")
+    settle(one)
+    two.wait_for_function("() => S.doc.stations[1].y === 0.5")  # the other tab follows
+    assert tid(two, "status").inner_text() == "updated from another tab"
+    two.mouse.click(*centre(two, '[data-handle="c"]'))
+    two.keyboard.press("ArrowUp")
+    settle(two)
+    one.wait_for_function("() => S.doc.stations[2].y === -0.5")
+    two.reload()
+    two.wait_for_selector("body[data-ready='1']")
+    two.wait_for_timeout(2500)
+    assert tid(two, "restore-autosave").count() == 0  # nothing to restore: the server has it
+    stations = server.get("/api/map")["map"]["stations"]
+    assert (stations[1]["y"], stations[2]["y"]) == (0.5, -0.5)
+
+
+def test_the_file_changed_on_disk(studio, tmp_path, tiny_doc):
+    path = _saved(tmp_path, tiny_doc)
+    page, _ = studio(path)
+    theirs = json.loads(path.read_text(encoding="utf-8"))
+    theirs["name"] = "Theirs"
+    path.write_text(writer.dumps(theirs), encoding="utf-8")
+    tid(page, "disk-reload").wait_for(timeout=10000)
+    assert (
+        tid(page, "banner-text").inner_text() == "tiny.json was changed on disk by another program."
+    )
+    tid(page, "disk-diff").click()
+    diff = tid(page, "disk-diff-text")
+    diff.wait_for()
+    assert '-  "name": "Theirs",' in diff.inner_text() and '+  "name": "Tiny",' in diff.inner_text()
+    tid(page, "disk-reload").click()
+    page.wait_for_function("() => S.doc.name === 'Theirs'")
+    tid(page, "banner").wait_for(state="hidden")
+    assert tid(page, "unsaved-marker").is_hidden()
+    # changed again, and this time the studio's map wins
+    theirs["name"] = "Theirs again"
+    path.write_text(writer.dumps(theirs), encoding="utf-8")
+    tid(page, "disk-keep").click(timeout=10000)
+    tid(page, "unsaved-marker").wait_for()
+    page.keyboard.press("Control+s")
+    tid(page, "unsaved-marker").wait_for(state="hidden")
+    assert json.loads(path.read_text(encoding="utf-8"))["name"] == "Theirs"
+    assert tid(page, "banner").is_hidden()
+
+
+def test_double_click_f2_and_enter_rename(studio, tmp_path, tiny_doc):
+    path = _saved(tmp_path, tiny_doc)
+    page, server = studio(path)
+    focused = "() => document.activeElement.dataset.testid"
+    for sid in ("a", "b", "c", "d"):
+        page.mouse.dblclick(*centre(page, f'[data-handle="{sid}"]'))
+        assert page.evaluate(focused) == "station-name"
+        page.keyboard.type(f"Station {sid.upper()}")
+        page.keyboard.press("Enter")
+    assert [s.get("name") for s in page.evaluate("S.doc.stations")] == [
+        "Station A", "Station B", "Station C", "Station D"
+    ]  # fmt: skip
+    page.mouse.click(*centre(page, '[data-handle="a"]'))
+    page.keyboard.press("Enter")
+    assert page.evaluate(focused) == "station-name"
+    page.keyboard.press("Escape")
+    tid(page, "line-list").locator("[data-line-item='B']").click()
+    page.keyboard.press("F2")
+    assert page.evaluate(focused) == "line-name"
+    page.keyboard.type("Ring")
+    page.keyboard.press("Enter")
+    settle(page)
+    assert server.get("/api/map")["map"]["lines"][1]["name"] == "Ring"
+
+
+def test_problems_name_stations_and_lines(studio, tmp_path, tiny_doc):
+    tiny_doc["stations"][0]["name"] = "Alpha Square"
+    tiny_doc["stations"][1]["name"] = "Beta Road"
+    tiny_doc["stations"][1]["x"] = 0.05  # too close to a at print scale: GEO002
+    path = _saved(tmp_path, tiny_doc)
+    page, _ = studio(path)
+    item = page.locator('[data-testid="diagnostic"][data-code="GEO002"]')
+    item.wait_for()
+    text = item.inner_text()
+    assert "'a' (Alpha Square)" in text and "'b' (Beta Road)" in text
+    # the list stays in view with a line selected (its inspector is the tallest)
+    tid(page, "line-list").locator("[data-line-item='A']").click()
+    assert item.is_visible()
+    box, view = item.bounding_box(), page.viewport_size
+    assert box["y"] + box["height"] <= view["height"]
+
+
+def test_half_a_character_typed_into_a_name(studio, tmp_path, tiny_doc):
+    path = _saved(tmp_path, tiny_doc)
+    page, server = studio(path)
+    page.mouse.click(*centre(page, '[data-handle="a"]'))
+    page.evaluate(
+        """() => { const f = document.querySelector('[data-testid="station-name"]');
+                   f.value = 'Zoo \\ud83d'; f.dispatchEvent(new Event('change')); }"""
+    )
+    settle(page)
+    assert "half character" in tid(page, "banner-text").inner_text()
+    assert page.evaluate("S.doc.stations[0].name") == "Zoo \ufffd"
+    assert server.get("/api/map")["map"]["stations"][0]["name"] == "Zoo \ufffd"
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("S.doc.stations[0].name") == "Zoo \ufffd"
+    page.keyboard.press("Control+s")
+    tid(page, "unsaved-marker").wait_for(state="hidden")
+    assert json.loads(path.read_text(encoding="utf-8"))["stations"][0]["name"] == "Zoo \ufffd"
+
+
+def test_the_unsaved_marker_tells_the_truth(studio, tmp_path, tiny_doc):
+    path = _saved(tmp_path, tiny_doc)
+    page, _ = studio(path)
+    marker = tid(page, "unsaved-marker")
+    assert marker.is_hidden()
+    page.mouse.click(*centre(page, '[data-handle="b"]'))
+    assert marker.is_hidden()  # a click that moves nothing changes nothing
+    page.keyboard.press("ArrowRight")
+    assert marker.is_visible()
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert marker.is_hidden()  # back to the file: nothing to save
+    new, _ = studio(tmp_path / "fresh.json")
+    assert tid(new, "unsaved-marker").is_hidden()

@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from mapkit.engine.cards import CARD_BY_NAME, CARD_NAMES, FREE, window_text
+from mapkit.engine.cards import CARD_BY_NAME, CARD_NAMES, CARD_VALUE, FREE, window_text
 from mapkit.engine.errors import IllegalMove
 from mapkit.engine.game import Game
 from mapkit.engine.scoring import solo_band, solo_rating
@@ -21,6 +21,8 @@ from mapkit.mapfile.jsonpos import Positions, join_pointer
 from mapkit.mapfile.model import CityMap, fingerprint
 
 FORMAT = "mapkit-game/1"
+MAX_CROSSES = max(CARD_VALUE)
+"""The most crosses one card allows (the 6)."""
 
 
 class RecordError(ValueError):
@@ -155,8 +157,8 @@ def _move_problem(move: Any, depth: int = 0) -> tuple[int, str] | None:
         if not isinstance(move["line"], str):
             return depth, f"'line' is a line id, not {_json(move['line'])}"
         k = move.get("crosses", 0)
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 6:
-            return depth, f"crosses is a whole number from 0 to 6, not {_json(k)}"
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= MAX_CROSSES:
+            return depth, f"crosses is a whole number from 0 to {MAX_CROSSES}, not {_json(k)}"
         if move.get("direction", "forward") not in ("forward", "backward"):
             return depth, f"direction is 'forward' or 'backward', not {_json(move['direction'])}"
     then = move.get("then", [])

@@ -5,8 +5,8 @@ sheet the cards, a round, the symbols of the sheet, the scoring (solo or multipl
 and the solo rating table. It follows the map: the loop rule only where a line loops,
 the special-station rule only where there are special stations, each symbol drawn as
 the sheet draws it. The text is set as large as the page allows (the tallest of the
-three columns fills the page). Counts, values and the rating table come from the rules
-engine (:mod:`mapkit.cards`, :mod:`mapkit.engine.scoring`).
+three columns fills the page). Counts, values and the rating table come from the card
+and rating tables (:mod:`mapkit.cards`, :mod:`mapkit.rating`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mapkit.cards import DECK, DECK_COUNTS
-from mapkit.engine.scoring import LOWEST_RATING, RATINGS, solo_band
 from mapkit.mapfile.model import CityMap
+from mapkit.rating import LOWEST_RATING, RATINGS, solo_band
 from mapkit.render.cards import card_face, card_rule, wrap
 from mapkit.render.panel import SCORE_DETAILS, SCORE_OPERATORS, score_titles
 from mapkit.render.style import INK, PAPER_WHITE, SPECIAL_FILL, fmt, fmt_points

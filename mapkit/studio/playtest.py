@@ -48,8 +48,6 @@ class PlaytestConfig:
 def run_report(text: str, cfg: PlaytestConfig) -> dict[str, Any]:
     """The ``mapkit simulate --format json`` report for the map ``text``."""
     from mapkit.mapfile import load_source
-    from mapkit.simulate import RunConfig, simulate, summarize
-    from mapkit.simulate.report import to_dict
 
     result = load_source(text)
     city = result.map
@@ -57,8 +55,118 @@ def run_report(text: str, cfg: PlaytestConfig) -> dict[str, Any]:
         first = result.errors[0] if result.errors else None
         why = f": {first.code} {first.message}" if first else ""
         raise ValueError(f"the map is not playable yet{why}")
+    report = _play(city, cfg)
+    report["apply_points"], report["apply_settled"] = settled_points(text, report, cfg)
+    return report
+
+
+SETTLE_ROUNDS = 4
+"""Play-tests at most, beyond the first, to find points that stay put when applied."""
+
+
+def _play(city: Any, cfg: PlaytestConfig) -> dict[str, Any]:
+    from mapkit.simulate import RunConfig, simulate, summarize
+    from mapkit.simulate.report import to_dict
+
     run = RunConfig(bots=cfg.bots, games=cfg.games, seed=cfg.seed)
     return to_dict(summarize(city, simulate(city, run), seed=cfg.seed))
+
+
+def _with_points(text: str, points: dict[str, dict[str, int]]) -> str:
+    import json
+
+    from mapkit.mapfile import writer
+
+    doc = json.loads(text)
+    for ln in doc.get("lines", []):
+        if isinstance(ln, dict) and ln.get("id") in points:
+            ln["points"] = dict(points[ln["id"]])
+    return writer.dumps(doc)
+
+
+def settled_points(
+    text: str, report: dict[str, Any], cfg: PlaytestConfig
+) -> tuple[dict[str, dict[str, int]], bool]:
+    """Points to apply that a play-test with the same settings suggests again (and whether
+    they settled within SETTLE_ROUNDS).
+
+    The bots value bonuses, so new points change the games and with them the next
+    suggestion; the map with the points applied is played again until the suggestion
+    repeats. So "use all" followed by another run with the same seed suggests the same.
+    """
+    import json
+
+    from mapkit.mapfile import load_source
+
+    points = points_to_apply(text, report)
+    printed = {
+        ln.get("id"): ln.get("points")
+        for ln in json.loads(text).get("lines", [])
+        if isinstance(ln, dict)
+    }
+    for _ in range(SETTLE_ROUNDS):
+        if all(printed.get(lid) == p for lid, p in points.items()):
+            return points, True
+        applied = _with_points(text, points)
+        city = load_source(applied).map
+        if city is None:
+            return points, False
+        again = points_to_apply(applied, _play(city, cfg))
+        if again == points:
+            return points, True
+        points = again
+    return points, False
+
+
+def points_to_apply(text: str, report: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """The report's suggested points, made safe to apply: no warning the map lacks now.
+
+    Suggestions follow measured difficulty, DES005 counts stops and the completion chance;
+    where they disagree (a longer line would pay less than a shorter one), the longer line's
+    ``first`` is raised to the shorter lines' largest, and a line whose suggestion still
+    brings a new problem keeps its printed points. ``validate`` decides, so what the page
+    applies is exactly what the problems list then shows.
+    """
+    import copy
+    import json
+
+    from mapkit.checks import validate_source
+    from mapkit.mapfile import writer
+
+    doc = json.loads(text)
+    lines = [ln for ln in doc.get("lines", []) if isinstance(ln, dict)]
+    index = {ln.get("id"): i for i, ln in enumerate(lines)}
+    printed = {ln["id"]: dict(ln.get("points") or {}) for ln in lines}
+    points = {
+        r["line"]: {"first": r["suggested"]["first"], "others": r["suggested"]["others"]}
+        for r in report["lines"]
+        if r["line"] in index
+    }
+
+    def problems(pts: dict[str, dict[str, int]]) -> set[tuple[str, str]]:
+        cand = copy.deepcopy(doc)
+        for lid, p in pts.items():
+            cand["lines"][index[lid]]["points"] = dict(p)
+        found = validate_source(writer.dumps(cand), draft=True).diagnostics
+        return {(d.code, d.pointer) for d in found}
+
+    before = problems({})
+    stops = {ln["id"]: len(ln.get("stops", [])) for ln in lines}
+    for _ in range(len(points) + 1):
+        new = problems(points) - before
+        if not new:
+            return points
+        for code, pointer in new:
+            lid = next((k for k, i in index.items() if pointer.startswith(f"/lines/{i}/")), None)
+            if code != "DES005" or lid not in points:
+                continue
+            shorter = [points[k]["first"] for k in points if stops[k] < stops[lid]]
+            points[lid]["first"] = max([points[lid]["first"], *shorter])
+    for _code, pointer in problems(points) - before:
+        for lid, i in index.items():
+            if pointer.startswith(f"/lines/{i}/") and lid in points and printed[lid]:
+                points[lid] = printed[lid]
+    return points
 
 
 def shipped_means(cfg: PlaytestConfig) -> list[dict[str, Any]]:
@@ -83,9 +191,10 @@ class PlaytestStopped(Exception):
 def _serve(conn: Any, parent: int) -> None:
     """The play-test process: run each ``(fn, args)`` it is sent and send back the result.
 
-    Ctrl-C in a terminal reaches the whole process group: the server decides, so SIGINT is
-    ignored here. A watchdog thread ends the process as soon as the server is gone, however
-    it went (kill -9 too), so no play-test outlives it.
+    The process has a session of its own (``Worker._start``), so a terminal's Ctrl-C does not
+    reach it; SIGINT sent to it alone is ignored too: the server decides. A watchdog thread
+    ends the process as soon as the server is gone, however it went (kill -9 too), so no
+    play-test outlives it.
     """
     import os
     import signal
@@ -112,6 +221,13 @@ def _serve(conn: Any, parent: int) -> None:
         conn.send(reply)
 
 
+def _child(fd: int, parent: int) -> None:
+    """The play-test process's entry point (``Worker._start``)."""
+    from multiprocessing.connection import Connection
+
+    _serve(Connection(fd), parent)
+
+
 class Worker:
     """One play-test process (started on first use), its jobs one at a time, and a cache
     of the reference figures. ``close`` kills the process: a running play-test stops."""
@@ -128,19 +244,36 @@ class Worker:
         proc = self._proc
         return proc.pid if proc is not None else None
 
-    def _run(self, fn: Callable[..., Any], args: tuple) -> Any:
-        import multiprocessing
+    def _start(self) -> None:
+        """Start the process in a session of its own: a terminal's Ctrl-C (sent to the
+        foreground process group) never reaches it, not even while it is still starting;
+        the server ends it. It talks pickles over a socket pair."""
         import os
+        import socket
+        import subprocess
+        import sys
+        from multiprocessing.connection import Connection
 
+        ours, theirs = socket.socketpair()
+        fd = theirs.fileno()
+        code = f"from mapkit.studio.playtest import _child; _child({fd}, {os.getpid()})"
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", code],
+                pass_fds=[fd],
+                start_new_session=True,
+                stdin=subprocess.DEVNULL,
+                env=env,
+            )
+        finally:
+            theirs.close()
+        self._conn = Connection(ours.detach())
+
+    def _run(self, fn: Callable[..., Any], args: tuple) -> Any:
         with self._lock:
-            if self._proc is None or not self._proc.is_alive():
-                ctx = multiprocessing.get_context("spawn")
-                self._conn, child = ctx.Pipe()
-                self._proc = ctx.Process(
-                    target=_serve, args=(child, os.getpid()), name="mapkit-playtest", daemon=True
-                )
-                self._proc.start()
-                child.close()
+            if self._proc is None or self._proc.poll() is not None:
+                self._start()
             conn = self._conn
         try:
             conn.send((fn, args))
@@ -164,7 +297,7 @@ class Worker:
     def kill(self) -> None:
         """Kill the process now (safe in a signal handler: no lock, no wait)."""
         proc = self._proc
-        if proc is not None and proc.pid is not None:
+        if proc is not None and proc.returncode is None:
             import contextlib
             import os
             import signal
@@ -178,6 +311,6 @@ class Worker:
             proc, self._proc = self._proc, None
             jobs, self._jobs = self._jobs, None
         if proc is not None:
-            proc.join(5)
+            proc.wait(5)
         if jobs is not None:
             jobs.shutdown(wait=False, cancel_futures=True)

@@ -195,7 +195,10 @@ class Session:
             data = self._read_file()
         except OSError as exc:
             raise Refused(409, f"cannot read {self.path}: {exc.strerror}") from None
-        theirs = "" if data is None else data[:MAX_FILE_BYTES].decode("utf-8", errors="replace")
+        try:  # the file as the studio would write it: the diff shows changes, not layout
+            theirs = "" if data is None else writer.dumps(parse_map_bytes(data))
+        except ValueError:
+            theirs = data[:MAX_FILE_BYTES].decode("utf-8", errors="replace") if data else ""
         mine = self.current.text
         name = self.path.name
         diff = difflib.unified_diff(

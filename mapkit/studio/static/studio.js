@@ -176,6 +176,7 @@ async function sync() {
     if (res.status === 409) {
       banner("This map was changed from another tab or window. Reload to continue from there.",
         [["Reload", () => location.reload()]]);
+      S.bannerKind = "conflict";
       return;
     }
     if (!res.ok) { refused(res, data); return; }
@@ -189,7 +190,7 @@ async function sync() {
       drawOverlay();
       banner(`${data.replaced} half character(s) (half of an emoji?) replaced by \ufffd, as mapkit reads map files.`, [["OK", () => banner(null)]]);
     }
-    markDirty(data.dirty);
+    markDirty();
     if (!S.needSync) await Promise.all([loadDiagnostics(), loadSheet(), loadIntersections()]);
   } catch (err) {
     status(`server unreachable: ${err.message}`);
@@ -452,7 +453,7 @@ function hint() {
 
 // ---- panels -------------------------------------------------------------------------------
 function drawPanels() {
-  q("unsaved-marker").hidden = snapshot() === S.savedText;
+  markDirty();
   q("cmd-undo").disabled = !S.undo.length;
   q("cmd-redo").disabled = !S.redo.length;
   q("cmd-delete").disabled = !S.sel || S.sel.kind === "map";
@@ -639,11 +640,20 @@ function drawDiagnostics() {
     li.dataset.pointer = d.pointer;
     li.dataset.severity = d.severity;
     li.title = d.hint || "";
-    li.append(h("code", {}, d.code), d.message);
+    li.append(h("code", {}, d.code), named(d.message));
     li.onclick = () => selectPointer(d.pointer);
     ul.appendChild(li);
   }
   if (!list.length) ul.replaceChildren(h("li", { class: "muted" }, `No problems${S.draft ? " (draft check)" : ""}.`));
+}
+
+// A diagnostic names stations and lines by id ('s17'); the list adds their names.
+function named(message) {
+  return message.replace(/(\b(?:lines?|stations?|stops?)?\s*)'([^']+)'/g, (all, before, id) => {
+    const asLine = /^lines?\s/.test(before);
+    const item = asLine ? line(id) || station(id) : station(id) || line(id);
+    return item && item.name && item.name !== id ? `${before}'${id}' (${item.name})` : all;
+  });
 }
 
 function selectPointer(pointer) {
@@ -720,6 +730,7 @@ async function save(target, overwrite = false) {
   } else {
     banner(data.error || `save failed (${res.status})`, [["OK", () => banner(null)]]);
   }
+  S.bannerKind = "save";
 }
 function saveAs() {
   const name = prompt("Save as (a .json file name; relative to where mapkit studio was started):",
@@ -827,7 +838,13 @@ function onPointerDown(evt) {
     return;
   }
   if (t.station) {
+    // a second press on the same station soon after the first is a double-click (see
+    // onMouseDown): the browser's own dblclick never comes, the handle being redrawn
+    const last = S.lastPress;
+    S.lastPress = { id: t.station, time: evt.timeStamp };
     select({ kind: "station", id: t.station });
+    S.double = !!(last && last.id === t.station && evt.timeStamp - last.time < 600);
+    if (S.double) { S.lastPress = null; return; }
     S.drag = { kind: "station", id: t.station, before: snapshot(), start: p, moved: false };
   } else if (t.depot) {
     select({ kind: "line", id: t.depot });
@@ -913,6 +930,31 @@ function hover(evt) {
   tip.hidden = false;
 }
 
+// Double-click (or F2, or Enter) names what is selected: the cursor goes to its name field.
+function onDoubleClick(evt) {
+  const t = target(evt);
+  if (t.station || nearStation(toMap(evt))) return;  // onPointerDown saw it
+  if (!t.line && !t.depot) return;
+  select({ kind: "line", id: t.line || t.depot });
+  rename();
+}
+// The press after pointerdown: a double-click on a station (the browser's click count, or
+// two presses close in time) names it; taking the default away keeps the focus in the field.
+function onMouseDown(evt) {
+  if (!(S.double || (evt.detail >= 2 && S.sel && S.sel.kind === "station"))) return;
+  S.double = false;
+  S.drag = null;
+  evt.preventDefault();
+  rename();
+}
+function rename() {
+  const kind = S.sel ? S.sel.kind : "map";
+  const f = q({ station: "station-name", line: "line-name" }[kind] || "map-name");
+  if (!f) return;
+  f.focus();
+  f.select();
+}
+
 function onWheel(evt) {
   evt.preventDefault();
   S.autoFit = false;
@@ -937,8 +979,10 @@ function onKey(evt) {
   else if (key === "g") { S.snap = !S.snap; q("toggle-snap").checked = S.snap; }
   else if (key === "p") runPlaytest();
   else if (key === "delete" || key === "backspace") { evt.preventDefault(); deleteSelection(); }
+  else if (key === "f2") { evt.preventDefault(); rename(); }
   else if (key === "escape" || key === "enter") {
     if (S.pending) { S.pending = null; S.rubber = null; drawOverlay(); }
+    else if (key === "enter" && S.sel) { evt.preventDefault(); rename(); }
     else if (key === "escape") { if (S.tool !== "select") setTool("select"); else select(null); }
   } else if (key.startsWith("arrow") && S.sel && S.sel.kind === "station") {
     evt.preventDefault();
@@ -979,6 +1023,10 @@ async function runPlaytest() {
   }
 }
 
+// The points the studio suggests: the play-test's, settled (the same run suggests them
+// again once applied) and checked to bring no new problem (mapkit.studio.playtest).
+function advice(l) { return (S.playtest.report.apply_points || {})[l.line] || l.suggested; }
+
 function drawPlaytest() {
   const box = q("playtest-results");
   const pt = S.playtest;
@@ -991,7 +1039,7 @@ function drawPlaytest() {
   const stale = pt.played !== snapshot() ? h("p", { class: "needs" }, "The map changed since this play-test.") : null;
   const heat = h("input", { type: "checkbox", "data-testid": "toggle-heatmap" });
   heat.checked = S.heat;
-  box.replaceChildren(stale,
+  box.replaceChildren(...[stale,
     h("p", {}, `Mean score (seat 1, ${seat.bot}): `, h("b", { "data-testid": "playtest-mean" }, seat.mean),
       ` ± ${(+seat.sd).toFixed(1)} · p10–p90 ${seat.p10}–${seat.p90} · ${(+r.rounds.mean).toFixed(1)} rounds`),
     h("div", { class: "bars", "data-testid": "playtest-reference" }, rows.map((x) => h("div", { class: x.me ? "this" : null },
@@ -1001,14 +1049,15 @@ function drawPlaytest() {
       r.lines.map((l) => h("tr", {},
         h("td", {}, l.line), h("td", {}, `${Math.round(l.completion_rate * 100)}%`),
         h("td", {}, l.mean_round == null ? "–" : (+l.mean_round).toFixed(1)),
-        h("td", {}, `${l.printed.first}/${l.printed.others}`), h("td", {}, `${l.suggested.first}/${l.suggested.others}`),
+        h("td", {}, `${l.printed.first}/${l.printed.others}`), h("td", {}, `${advice(l).first}/${advice(l).others}`),
         h("td", {}, h("button", { "data-testid": "apply-points", "data-line": l.line, title: "Use the suggested points" }, "use"))))),
+    r.apply_settled === false ? h("p", { class: "muted" }, "The suggested points did not settle: run the play-test again after using them.") : null,
     h("p", {}, h("button", { "data-testid": "apply-all-points" }, "Use all suggested points"), " ",
-      h("label", {}, heat, " show where stations stay empty (heatmap)")));
+      h("label", {}, heat, " show where stations stay empty (heatmap)"))].filter(Boolean));
   const apply = (ids) => edit(() => {
     for (const l of r.lines) {
       if (!ids.includes(l.line) || !line(l.line)) continue;
-      line(l.line).points = { first: l.suggested.first, others: l.suggested.others };
+      line(l.line).points = { first: advice(l).first, others: advice(l).others };
     }
   });
   for (const b of box.querySelectorAll("[data-testid=apply-points]")) b.onclick = () => apply([b.dataset.line]);
@@ -1017,36 +1066,74 @@ function drawPlaytest() {
 }
 
 // ---- autosave, banner, status -------------------------------------------------------------
-function storageKey() { return `mapkit-studio:${S.path}`; }
+// Autosave is per tab and per map file: each tab keeps its own entry (its id lives in
+// sessionStorage, so a reload is the same tab), beats a heartbeat into it, and offers back
+// its own entry or one of a tab that is gone (closed, or cut off by a restart of the
+// server), never the entry of a tab still at work, whose edits the server already has.
+const TAB = sessionStorage.getItem("mapkit-studio-tab")
+  || (() => { const id = Math.random().toString(36).slice(2, 10); sessionStorage.setItem("mapkit-studio-tab", id); return id; })();
+const ALIVE_MS = 6000;
+function storagePrefix() { return `mapkit-studio:${S.path}:`; }
+function storageKey() { return storagePrefix() + TAB; }
 function autosave() {
   try {
     if (snapshot() === S.savedText) localStorage.removeItem(storageKey());
-    else localStorage.setItem(storageKey(), JSON.stringify({ doc: S.doc, time: Date.now(), base: S.savedText }));
+    else localStorage.setItem(storageKey(), JSON.stringify({ doc: S.doc, time: Date.now(), alive: Date.now(), orphan: !!S.orphan }));
   } catch (err) { status(`autosave failed: ${err.message}`); }
 }
-function offerRestore() {
+// Called after each answer of the server: this tab is at work.
+function heartbeat(alive = Date.now()) {
   const raw = localStorage.getItem(storageKey());
   if (!raw) return;
-  let saved;
-  try { saved = JSON.parse(raw); } catch { localStorage.removeItem(storageKey()); return; }
-  if (JSON.stringify(saved.doc) === snapshot()) return;
+  try { const e = JSON.parse(raw); e.alive = alive; localStorage.setItem(storageKey(), JSON.stringify(e)); } catch { /* a full store: the entry stays as it was */ }
+}
+function autosaves() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(storagePrefix())) continue;
+    try { out.push({ key, ...JSON.parse(localStorage.getItem(key)) }); } catch { localStorage.removeItem(key); }
+  }
+  return out;
+}
+// Offer an autosave now, or (another tab's, not yet known to be gone) a little later.
+function offerRestore(tries = 6) {
+  if (S.undo.length || S.bannerKind) return;
+  const now = Date.now();
+  const mine = snapshot();
+  const offers = autosaves().filter((e) => e.doc && JSON.stringify(e.doc) !== mine
+    && (e.key === storageKey() || e.orphan || now - (e.alive || 0) > ALIVE_MS)).sort((a, b) => b.time - a.time);
+  if (!offers.length) {
+    if (tries > 1 && autosaves().some((e) => e.key !== storageKey())) setTimeout(() => offerRestore(tries - 1), 2000);
+    return;
+  }
+  const saved = offers[0];
   const when = new Date(saved.time).toLocaleString();
+  S.bannerKind = "restore";
   banner(`This browser kept unsaved changes to this map from ${when}.`, [
-    ["Restore", () => { banner(null); edit((d) => { Object.keys(d).forEach((k) => delete d[k]); Object.assign(d, saved.doc); }); }, "restore-autosave"],
-    ["Discard", () => { banner(null); localStorage.removeItem(storageKey()); }, "discard-autosave"],
+    ["Restore", () => {
+      banner(null);
+      if (saved.key !== storageKey()) localStorage.removeItem(saved.key);
+      edit((d) => { Object.keys(d).forEach((k) => delete d[k]); Object.assign(d, saved.doc); });
+    }, "restore-autosave"],
+    ["Download", () => download(saved.doc), "download-autosave"],
+    ["Discard", () => { banner(null); localStorage.removeItem(saved.key); }, "discard-autosave"],
   ]);
 }
-function banner(text, buttons = []) {
+// The map as a file the browser downloads: the work can always be taken out of the page.
+function download(doc) {
+  const a = h("a", { href: URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: "application/json" })),
+    download: (S.path.split("/").pop() || "map.json").replace(/\.json$/, "") + "-autosave.json" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+function banner(text, buttons = [], extra = null) {
   const b = q("banner");
-  if (!text) { b.hidden = true; b.replaceChildren(); return; }
-  b.textContent = text;
-  for (const [label, fn, testid] of buttons) {
-    const btn = document.createElement("button");
-    btn.textContent = label;
-    btn.setAttribute("data-testid", testid || `banner-${label.toLowerCase()}`);
-    btn.onclick = fn;
-    b.appendChild(btn);
-  }
+  if (!text) { b.hidden = true; b.replaceChildren(); S.bannerKind = null; return; }
+  b.replaceChildren(h("span", { "data-testid": "banner-text" }, text),
+    ...buttons.map(([label, fn, testid]) => h("button", { "data-testid": testid || `banner-${label.toLowerCase()}`, onclick: fn }, label)),
+    ...(extra ? [extra] : []));
   b.hidden = false;
 }
 function status(text) { q("status").textContent = text; }
@@ -1055,27 +1142,105 @@ function refused(res, data) {
   const why = (data && data.error) || `error ${res.status}`;
   if (res.status === 403) {
     S.orphan = true;
-    banner(`${why}. Your changes are kept in this browser: open the address mapkit studio printed and they are offered back.`, []);
+    autosave();
+    banner(`${why}. Your changes are kept in this browser: open the address mapkit studio printed and they are offered back.`,
+      [["Download", () => download(S.doc), "download-autosave"]]);
   } else {
-    banner(`The server refused this change: ${why}. It is kept in this browser; undo it or fix it.`, [["OK", () => banner(null)]]);
+    banner(`The server refused this change: ${why}. It is kept in this browser; undo it or fix it.`,
+      [["OK", () => banner(null)], ["Download", () => download(S.doc), "download-autosave"]]);
   }
 }
-function markDirty(dirty) { q("unsaved-marker").hidden = !dirty && snapshot() === S.savedText; }
+// The marker says whether the map differs from the file: an edit undone is no change.
+function markDirty() { q("unsaved-marker").hidden = S.savedText !== null && snapshot() === S.savedText; }
 function showFile() {
   q("file-path").textContent = S.path;
   q("readonly-badge").hidden = !S.readonly;
   document.title = `${S.doc.name || "map"} · mapkit studio`;
 }
 
-// ---- start --------------------------------------------------------------------------------
-async function start() {
-  PALETTE = (await api("GET", "/api/palette")).data.palette;
-  const { data } = await api("GET", "/api/map");
+// ---- the server's state: other tabs, the file on disk ------------------------------------
+async function poll() {
+  if (S.orphan || S.syncing || S.needSync) return;
+  let res, data;
+  try { ({ res, data } = await api("GET", "/api/status")); } catch { status("server unreachable: is mapkit studio still running?"); return; }
+  if (!res.ok) { if (res.status === 403) refused(res, data); return; }
+  heartbeat();
+  if (data.revision !== S.revision && !S.syncing && !S.needSync && S.bannerKind !== "conflict") {
+    const got = await api("GET", "/api/map");
+    if (got.res.ok && got.data.revision !== S.revision && !S.syncing && !S.needSync) {
+      adopt(got.data, "updated from another tab");
+    }
+  }
+  if (data.disk_changed && !S.bannerKind) diskChanged();
+}
+// Take the server's map (another tab's edit, or the file reloaded); one undo step goes back.
+function adopt(data, note) {
+  const before = snapshot();
   S.doc = data.map;
   S.revision = data.revision;
-  S.path = data.path;
-  S.readonly = data.readonly;
-  S.savedText = data.exists && !data.dirty ? snapshot() : "";
+  if (snapshot() !== before) { S.undo.push(before); if (S.undo.length > HISTORY) S.undo.shift(); S.redo = []; }
+  findAutoShapes();
+  keepSelection();
+  autosave();
+  drawOverlay();
+  drawPanels();
+  status(note);
+  Promise.all([loadDiagnostics(), loadSheet(), loadIntersections()]);
+}
+function diskChanged() {
+  S.bannerKind = "disk";
+  const name = S.path.split("/").pop();
+  const diff = h("pre", { class: "diff", "data-testid": "disk-diff-text", hidden: true });
+  banner(`${name} was changed on disk by another program.`, [
+    ["Reload", async () => {
+      const { res, data } = await api("POST", "/api/reload", {});
+      if (!res.ok) { S.bannerKind = "refused"; banner(data.error, [["OK", () => banner(null)]]); return; }
+      banner(null);
+      adopt(data, `reloaded ${name} from disk`);
+      S.savedText = snapshot();
+      autosave();
+      markDirty();
+    }, "disk-reload"],
+    ["Keep mine", async () => {
+      await api("POST", "/api/keep", {});
+      banner(null);
+      S.savedText = null;
+      autosave();
+      markDirty();
+      status(`kept the map in the studio; saving replaces ${name}`);
+    }, "disk-keep"],
+    ["Show changes", async () => {
+      const { res, data } = await api("GET", "/api/disk");
+      if (!res.ok) return;
+      diff.replaceChildren(...(data.diff ? data.diff.split("\n") : ["(no difference)"]).map((t) =>
+        h("span", { class: t.startsWith("+") ? "add" : t.startsWith("-") ? "del" : null }, `${t}\n`)));
+      diff.hidden = false;
+    }, "disk-diff"],
+  ], diff);
+  S.bannerKind = "disk";
+}
+
+// ---- start --------------------------------------------------------------------------------
+async function start() {
+  try {
+    PALETTE = (await api("GET", "/api/palette")).data.palette;
+    const { res, data } = await api("GET", "/api/map");
+    if (!res.ok) throw new Error(data.error || `error ${res.status}`);
+    S.doc = data.map;
+    S.revision = data.revision;
+    S.path = data.path;
+    S.name = data.name;
+    S.readonly = data.readonly;
+    S.dirtyAtStart = data.dirty && data.exists;
+  } catch (err) {
+    S.orphan = true;
+    banner(`mapkit studio did not answer: ${err.message}`);
+    document.body.dataset.ready = "1";
+    return;
+  }
+  // a new map counts as saved until it is edited; a map the server holds with changes
+  // (the page reloaded) counts as unsaved
+  S.savedText = S.dirtyAtStart ? null : snapshot();
   showFile();
   findAutoShapes();
   setGrid(S.grid);
@@ -1097,12 +1262,8 @@ async function start() {
   c.addEventListener("pointermove", onPointerMove);
   c.addEventListener("pointerup", onPointerUp);
   c.addEventListener("pointerleave", () => { q("tooltip").hidden = true; });
-  c.addEventListener("dblclick", (evt) => {
-    const t = target(evt);
-    if (!t.station) return;
-    select({ kind: "station", id: t.station });
-    q("station-name").focus();
-  });
+  c.addEventListener("mousedown", onMouseDown);
+  c.addEventListener("dblclick", onDoubleClick);
   c.addEventListener("wheel", onWheel, { passive: false });
   window.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => S.view && setView({ ...S.view }));
@@ -1113,6 +1274,9 @@ async function start() {
   drawOverlay();
   status(`${stations().length} stations · ${lines().length} lines`);
   offerRestore();
+  setInterval(poll, 1500);
+  // a closed tab's autosave is offered to the next tab at once
+  window.addEventListener("pagehide", () => heartbeat(0));
   document.body.dataset.ready = "1";
 }
 
