@@ -50,6 +50,27 @@ def _stat(path: Path, follow: bool = True) -> os.stat_result | None:
         raise OutputError(f"cannot write {path_problem(exc, path)}") from None
 
 
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Do two paths name one file (also when neither exists yet, or through symlinks)?"""
+    return _same(Path(a), Path(b))
+
+
+def is_map_file(path: str | Path) -> bool:
+    """Is ``path`` an existing map file (a JSON object with stations and lines)? Outputs that
+    are not maps must not replace one."""
+    import json
+
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > 1 << 20:
+            return False
+        with open(path, "rb") as fh:
+            doc = json.loads(fh.read())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and "stations" in doc and "lines" in doc
+
+
 def _same(a: Path, b: Path) -> bool:
     try:
         return os.path.samefile(a, b)
@@ -100,6 +121,19 @@ def _writes_in_place(target: Path) -> bool:
     return st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode))
 
 
+TRIAL_BYTES = 64 * 1024
+"""What the disk-full check writes before a long run: a file of this many bytes (an empty
+file takes no block, so it would pass on a full disk)."""
+
+
+def _trial_write(folder: Path, name: str) -> None:
+    """Write ``TRIAL_BYTES`` in ``folder`` (then delete them); OSError if it cannot. File
+    systems reserve the blocks of a write when it is made, so a full disk fails here."""
+    with tempfile.TemporaryFile(prefix=f".{name}.", dir=folder) as fh:
+        fh.write(bytes(TRIAL_BYTES))
+        fh.flush()
+
+
 def check_writable(
     out: str | Path, inputs: Iterable[str | Path] = (), *, overwrite: bool = True
 ) -> Path:
@@ -110,8 +144,7 @@ def check_writable(
             raise OutputError(f"cannot write {out}: permission denied")
         return target
     try:
-        with tempfile.TemporaryFile(prefix=f".{target.name}.", dir=target.parent):
-            pass
+        _trial_write(target.parent, target.name)
     except OSError as exc:
         raise OutputError(f"cannot write in the folder of {out}: {exc.strerror}") from None
     if os.path.exists(target) and not os.access(target, os.W_OK):
@@ -170,39 +203,93 @@ RUN_FILE = re.compile(r"[a-z0-9][a-z0-9-]*-[0-9]{5}\.json")
 """The files one run of ``mapkit simulate --records`` writes: ``<map id>-<game number>.json``."""
 
 
+STAGING = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.[a-z0-9_]+\.tmp")
+"""A staging folder's name: ``.<folder name>.<pid of the run>.<random>.tmp``."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
+
+
+def remove_stale_staging(where: Path, name: str) -> list[Path]:
+    """Delete the staging folders for ``name`` in ``where`` whose run has died (a run ended by
+    SIGKILL cleans up nothing); the folders of runs still going are left alone."""
+    removed = []
+    try:
+        entries = os.listdir(where)
+    except OSError:
+        return removed
+    for entry in entries:
+        m = STAGING.fullmatch(entry)
+        if m and m["name"] == name and not _alive(int(m["pid"])):
+            shutil.rmtree(where / entry, ignore_errors=True)
+            removed.append(where / entry)
+    return removed
+
+
 class StagedFolder:
     """A folder of files that appears whole or not at all.
 
-    Files are written into a hidden folder beside ``target``; on success they are
-    moved in (with signals held, so Ctrl-C cannot stop the swap half-way), after
-    the files of an earlier run (names matching ``RUN_FILE``) are removed. Other
-    files in the folder are left alone. On failure or interruption the staging
-    folder is deleted and ``target`` is as it was.
+    Files are written into a hidden staging folder: inside ``target`` when it exists (so
+    the files are moved within one file system, whatever is mounted or linked there),
+    else beside it (and the staging folder is renamed to ``target``). On success they
+    are moved in with signals held, so Ctrl-C cannot stop the swap half-way; only then
+    are the files of an earlier run (names matching ``RUN_FILE``) that the new run did
+    not replace removed. Other files in the folder are left alone. On failure or
+    interruption the staging folder is deleted and ``target`` is as it was; one left by
+    a killed run is deleted by the next run.
     """
 
     staging: Path  # made on entering the ``with`` block
 
     def __init__(self, target: str | Path, *, force: bool = False) -> None:
         """Check now (before a long run) that the folder can be written and may be replaced."""
-        self.target = Path(target)
         if not str(target).strip():
             raise OutputError("the output folder name is empty")
-        st = _stat(self.target)
+        given = Path(target)
+        real = Path(os.path.realpath(given))
+        if os.path.islink(given) and _stat(real) is None:
+            raise OutputError(f"{target} is a symlink to {real}, which does not exist")
+        self.target = real
+        st = _stat(real)
         if st is not None and not stat.S_ISDIR(st.st_mode):
             raise OutputError(f"{target} is a file, not a folder")
+        self.inside = st is not None
         self.earlier = self._earlier_run()
         if self.earlier and not force:
             raise OutputError(
                 f"{target} already holds {len(self.earlier)} game record(s) of an earlier run;"
                 " add --force to replace them, or choose another folder"
             )
-        parent = self.target.parent
+        from mapkit.signals import deferred
+
         try:
-            parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(prefix=f".{self.target.name}.", dir=parent):
-                pass
+            if not self.inside:
+                real.parent.mkdir(parents=True, exist_ok=True)
+            remove_stale_staging(self.where, self.target.name)
+            with deferred():  # a Ctrl-C here must not leave the trial folder behind
+                trial = Path(tempfile.mkdtemp(prefix=self._prefix(), suffix=".tmp", dir=self.where))
+                try:
+                    (trial / "trial").write_bytes(bytes(TRIAL_BYTES))
+                finally:
+                    shutil.rmtree(trial, ignore_errors=True)
         except OSError as exc:
-            raise OutputError(f"cannot create {path_problem(exc, target)}") from None
+            where = target if self.inside else real.parent
+            raise OutputError(f"cannot write in {path_problem(exc, where)}") from None
+
+    @property
+    def where(self) -> Path:
+        """The folder the staging folder goes in."""
+        return self.target if self.inside else self.target.parent
+
+    def _prefix(self) -> str:
+        return f".{self.target.name}.{os.getpid()}."
 
     def _earlier_run(self) -> list[Path]:
         try:
@@ -218,10 +305,7 @@ class StagedFolder:
         (self.staging / name).write_text(text, encoding="utf-8")
 
     def __enter__(self) -> StagedFolder:
-        parent = self.target.parent
-        self.staging = Path(
-            tempfile.mkdtemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=parent)
-        )
+        self.staging = Path(tempfile.mkdtemp(prefix=self._prefix(), suffix=".tmp", dir=self.where))
         return self
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
@@ -230,13 +314,23 @@ class StagedFolder:
             return
         from mapkit.signals import deferred
 
-        with deferred():
-            if _stat(self.target) is None:
-                os.rename(self.staging, self.target)
-                return
-            for old in self.earlier:
+        try:
+            with deferred():
+                self._swap()
+        except BaseException:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            raise
+
+    def _swap(self) -> None:
+        if not self.inside:
+            os.rename(self.staging, self.target)
+            return
+        new = sorted(self.staging.iterdir())
+        for path in new:
+            os.replace(path, self.target / path.name)
+        replaced = {path.name for path in new}
+        for old in self.earlier:
+            if old.name not in replaced:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(old)
-            for new in sorted(self.staging.iterdir()):
-                os.replace(new, self.target / new.name)
-            os.rmdir(self.staging)
+        os.rmdir(self.staging)

@@ -709,6 +709,26 @@ NOTICES: dict[str, Notice] = {
                 "at 22°)"
             ),
         ),
+        Notice(
+            "DES007",
+            _I,
+            "design",
+            "Colour outside what a press prints",
+            hint=(
+                "Pick a less saturated colour of the same hue: the press would print it duller "
+                "(information: a screen or a home printer shows it as it is)."
+            ),
+            about=(
+                "The line's colour lies outside the gamut of a CMYK press, so a print shop "
+                "(or `mapkit render --cmyk`) prints it duller than the screen shows, and two "
+                "lines told apart by it may no longer be. The gamut is the hull, in CIELAB, of "
+                "ISO 12647-2 coated paper's (FOGRA39) white, black and six solid primaries and "
+                "secondaries; the real gamut bulges beyond this hull, so a colour is reported "
+                "only when its CIEDE2000 to the printable colour of the same lightness and hue "
+                "(its chroma cut until it is inside) exceeds **8**."
+            ),
+            example='"color": "#00dd00"   (a screen green: 17 from the nearest press green)',
+        ),
     ]
 }
 

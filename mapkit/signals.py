@@ -15,7 +15,8 @@ import os
 import signal
 from collections.abc import Iterator
 
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)
+"""Ctrl-C, kill, and the alarm of a ``--time-limit``."""
 
 
 class Interrupted(BaseException):
@@ -27,10 +28,18 @@ class Interrupted(BaseException):
 
     @property
     def exit_code(self) -> int:
-        return 128 + self.signum
+        """130 for Ctrl-C, 143 for SIGTERM; 1 for a time limit (the work could not be done)."""
+        return 1 if self.signum == signal.SIGALRM else 128 + self.signum
+
+    @property
+    def message(self) -> str:
+        if self.signum == signal.SIGALRM:
+            return f"stopped at the --time-limit of {_limit[0]:g} s; nothing was written"
+        return f"interrupted ({self}); nothing half-written was left"
 
 
 _received: list[int] = []
+_limit: list[float] = [0.0]
 
 
 _owner: list[int] = []  # the process that installed the handlers
@@ -56,11 +65,41 @@ def received() -> int | None:
     return _received[0] if _received else None
 
 
+def _leave(signum: int, _frame: object) -> None:
+    os.write(2, b"\nmapkit: interrupted while starting; nothing was written\n")
+    os._exit(128 + signum)
+
+
+def install_early() -> None:
+    """Until :func:`install` (while the command line is imported, a few hundred
+    milliseconds): a signal ends the process at once, quietly; nothing is written yet.
+    Called by ``mapkit/__init__.py`` in the ``mapkit`` command only."""
+    if not _owner:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, _leave)
+
+
 def install() -> None:
     """Make SIGINT and SIGTERM raise :class:`Interrupted` (call once, from ``main``)."""
     _owner[:] = [os.getpid()]
     for sig in _SIGNALS:
         signal.signal(sig, _raise)
+
+
+def limit_time(seconds: float | None) -> None:
+    """Stop the command with :class:`Interrupted` (exit 1) after ``seconds`` of wall time
+    (``--time-limit``); None: no limit. It unwinds like Ctrl-C: nothing half-written."""
+    if seconds is None:
+        return
+    _limit[0] = seconds
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def finished() -> None:
+    """The command is done and has written what it writes: a Ctrl-C now (while Python shuts
+    down, when its own handlers are gone) must not turn a complete run into exit -2."""
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class Held:
@@ -94,3 +133,26 @@ def deferred() -> Iterator[Held]:
         for sig, handler in old.items():
             signal.signal(sig, handler)
     held.check()
+
+
+@contextlib.contextmanager
+def unheard_by_children() -> Iterator[None]:
+    """Processes spawned inside the block ignore SIGINT for life, so a terminal's Ctrl-C
+    (sent to the whole process group) reaches only this process, which stops them; a
+    spawned child keeps no Python handler and no signal mask, only an ignored signal.
+    This thread blocks SIGINT meanwhile, and Linux keeps a blocked signal pending even
+    while it is ignored: a Ctrl-C inside the block is delivered when it ends."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # starting it later would unblock SIGINT here
+    try:
+        old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (AttributeError, OSError, ValueError):  # no masks here, or not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)

@@ -241,3 +241,20 @@ def test_pages_keep_their_turn_through_the_sequence_type(city):
     svg = sheet_svg(city).svg
     reader = _reader(svgs_to_pdf([PdfPage(svg), PdfPage(svg, turned=True)]))
     assert len(reader.pages) == 2
+
+
+@pytest.mark.parametrize("city_id", CITIES)
+def test_shipped_colours_stay_apart_for_every_vision_and_print_on_a_press(city_id):
+    """Every pair of lines of a city (meeting or not) at CIEDE2000 >= 10 for normal vision
+    and each simulated dichromacy, and every colour within DES007's press bound."""
+    import itertools
+
+    from mapkit.checks.colour import VISIONS, delta_e, press_excess
+    from mapkit.checks.design import MAX_PRESS_EXCESS
+
+    colours = [ln.color for ln in load_map(MAPS / f"{city_id}.json").lines]
+    worst = min(delta_e(a, b, v) for a, b in itertools.combinations(colours, 2) for v in VISIONS)
+    assert worst >= 10.0
+    assert max(press_excess(c) for c in colours) <= MAX_PRESS_EXCESS
+    assert press_excess("#2200ee") > 16  # Madrid's old line I, far outside
+    assert press_excess("#888888") == 0.0

@@ -79,7 +79,7 @@ def test_bad_map_exits_1(tmp_path):
     [
         (["--bots", "nope"], "unknown bot 'nope'"),
         (["--bots", "random,random,random,random,random,random,random"], "1 to 6 bots"),
-        (["--games", "0"], "--games must be at least 1"),
+        (["--games", "0"], "--games must be from 1 to 1,000,000,000, not 0"),
         (["--jobs", "-1"], "--jobs must be 0"),
     ],
 )

@@ -141,3 +141,65 @@ def ciede2000(lab1: Lab, lab2: Lab) -> float:
 def delta_e(a: str, b: str, vision: str = "normal") -> float:
     """CIEDE2000 between two ``#rrggbb`` colours as seen with ``vision``."""
     return ciede2000(lab(a, vision), lab(b, vision))
+
+
+# The press gamut, as the Lab colours of ISO 12647-2 coated paper (FOGRA39): paper white,
+# the six solid primaries and secondaries in hue order, and the four-colour black. Their
+# hull (white and black joined to the ring of six) lies inside the real gamut, whose
+# faces bulge outward: a colour inside it prints on any standard press.
+PRESS_WHITE: Lab = (95.0, 0.0, -2.0)
+PRESS_BLACK: Lab = (16.0, 0.0, 0.0)
+PRESS_RING: tuple[Lab, ...] = (
+    (55.0, -37.0, -50.0),  # cyan
+    (50.0, -65.0, 27.0),  # green (cyan + yellow)
+    (89.0, -5.0, 93.0),  # yellow
+    (47.0, 68.0, 48.0),  # red (magenta + yellow)
+    (48.0, 74.0, -3.0),  # magenta
+    (24.0, 22.0, -46.0),  # blue (cyan + magenta)
+)
+
+
+def _sub(p: Lab, q: Lab) -> Lab:
+    return (p[0] - q[0], p[1] - q[1], p[2] - q[2])
+
+
+def _inside_press(p: Lab) -> bool:
+    """Whether a Lab colour lies inside the press hull (on the inner side of every face)."""
+    centre = (55.0, 0.0, 0.0)
+    n = len(PRESS_RING)
+    for apex in (PRESS_WHITE, PRESS_BLACK):
+        for i in range(n):
+            a, b = PRESS_RING[i], PRESS_RING[(i + 1) % n]
+            u, v = _sub(a, apex), _sub(b, apex)
+            normal = (
+                u[1] * v[2] - u[2] * v[1],
+                u[2] * v[0] - u[0] * v[2],
+                u[0] * v[1] - u[1] * v[0],
+            )
+
+            def side(q: Lab, normal: Lab = normal, apex: Lab = apex) -> float:
+                d = _sub(q, apex)
+                return normal[0] * d[0] + normal[1] * d[1] + normal[2] * d[2]
+
+            if side(p) * side(centre) < -1e-9:
+                return False
+    return True
+
+
+@lru_cache(maxsize=1024)
+def press_excess(color: str) -> float:
+    """How far a colour lies outside the press gamut: CIEDE2000 to the colour of the same
+    lightness and hue, its chroma cut until it prints (0 inside). Lightness outside the
+    press's white-to-black range is cut first."""
+    lum, a, b = lab(color)
+    lum = min(max(lum, PRESS_BLACK[0] + 0.5), PRESS_WHITE[0] - 0.5)
+    if _inside_press((lum, a, b)) and lum == lab(color)[0]:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    if _inside_press((lum, a, b)):
+        lo = 1.0
+    else:
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if _inside_press((lum, a * mid, b * mid)) else (lo, mid)
+    return ciede2000(lab(color), (lum, a * lo, b * lo))

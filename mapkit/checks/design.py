@@ -43,6 +43,7 @@ BONUS_MIN_CHANCE_GAP = 0.05
 OCTILINEAR_TOL = 3.0
 MAX_OFF_OCTILINEAR = 0.25
 MAX_SPACING_RATIO = 3.0
+MAX_PRESS_EXCESS = 8.0
 
 
 def _key(ctx: CheckContext, ln: Line):
@@ -195,6 +196,20 @@ def colours(ctx: CheckContext) -> None:
             )
 
 
+def press(ctx: CheckContext) -> None:
+    """DES007: a line colour a press cannot print (``colour.press_excess`` above the bound)."""
+    for ln in ctx.city.lines:
+        excess = colour.press_excess(ln.color)
+        if excess > MAX_PRESS_EXCESS:
+            ctx.emit(
+                "DES007",
+                f"line '{ln.id}' colour {ln.color} lies outside what a CMYK press "
+                f"prints: ΔE2000 {excess:.1f} from the nearest printable colour of its hue "
+                f"(at most {MAX_PRESS_EXCESS:.0f})",
+                ctx.line_ptr(ln.id, "color"),
+            )
+
+
 def bonuses(ctx: CheckContext, chances: dict[str, float | None]) -> None:
     """DES005: a longer and harder line should not pay less (first-finisher bonus)."""
     lines = [
@@ -267,5 +282,6 @@ def check(ctx: CheckContext) -> None:
     """DES001-DES006."""
     chances = completion(ctx)
     colours(ctx)
+    press(ctx)
     bonuses(ctx, chances)
     layout(ctx)

@@ -48,17 +48,20 @@ _register()
 def main() -> None:
     import sys
 
-    from mapkit.signals import Interrupted, install, received
+    from mapkit.signals import Interrupted, finished, install, received
 
     install()
     try:
         app()
     except Interrupted as exc:
-        typer.echo(f"\nmapkit: interrupted ({exc}); nothing half-written was left", err=True)
+        typer.echo(f"\nmapkit: {exc.message}", err=True)
         sys.exit(exc.exit_code)
     except Exception:
         signum = received()
         if signum is None:
             raise
-        typer.echo("\nmapkit: interrupted; nothing half-written was left", err=True)
-        sys.exit(128 + signum)
+        stop = Interrupted(signum)
+        typer.echo(f"\nmapkit: {stop.message}", err=True)
+        sys.exit(stop.exit_code)
+    finally:
+        finished()

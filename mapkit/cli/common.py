@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, NoReturn
@@ -143,6 +145,58 @@ def output_path(
         return check(out, inputs, overwrite=overwrite)
     except OutputError as exc:
         fail(str(exc), 2)
+
+
+def distinct_outputs(outputs: dict[str, Path | None]) -> None:
+    """Exit 2 when two output options name the same file (the second would replace the
+    first); ``outputs``: option name -> path."""
+    from mapkit.atomic import same_file
+
+    given = [(opt, p) for opt, p in outputs.items() if p is not None]
+    for i, (opt_a, a) in enumerate(given):
+        for opt_b, b in given[i + 1 :]:
+            if same_file(a, b):
+                fail(f"{opt_a} and {opt_b} both name {b}: give each output its own file", 2)
+
+
+def not_a_map(out: Path, what: str) -> None:
+    """Exit 2 when ``out`` is an existing map file: a sheet, report or heatmap written there
+    would replace the map (``what`` says what would be written)."""
+    from mapkit.atomic import is_map_file
+
+    if is_map_file(out):
+        fail(f"{out} is a map file; refusing to replace it with {what}", 2)
+
+
+def write_output(path: Path, data: str | bytes, inputs: list[Path]) -> None:
+    """Write an output file whole or not at all; a full disk or another write failure is one
+    line and exit 1 (nothing half-written is left), a path that cannot be used exit 2."""
+    from mapkit.atomic import OutputError, path_problem, write_bytes
+
+    try:
+        write_bytes(path, data.encode("utf-8") if isinstance(data, str) else data, inputs)
+    except OutputError as exc:
+        fail(str(exc), 2)
+    except OSError as exc:
+        fail(f"cannot write {path_problem(exc, path)}", 1)
+
+
+@contextlib.contextmanager
+def drawing_warnings() -> Iterator[None]:
+    """Text cairo cannot draw (``UndrawableText`` from PDF/PNG export): one warning line on
+    stderr per drawing, instead of Python's warning format."""
+    import warnings
+
+    from mapkit.render.export import UndrawableText
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UndrawableText)
+        yield
+    for w in caught:
+        if issubclass(w.category, UndrawableText):
+            typer.echo(f"mapkit: warning: {w.message}", err=True)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def _relative(path: Path) -> Path:

@@ -9,21 +9,35 @@ from typing import Annotated
 
 import typer
 
+from mapkit.cli import options
 from mapkit.cli.common import (
     Paper,
     TextOrJson,
     Variant,
+    distinct_outputs,
     fail,
     load_or_fail,
     loaded_or_fail,
     map_paths,
+    not_a_map,
+    write_output,
 )
+from mapkit.signals import limit_time
 
 
 class ReportFormat(StrEnum):
     text = "text"
     json = "json"
     html = "html"
+
+
+REPORT_SUFFIXES = {
+    ".json": ReportFormat.json,
+    ".html": ReportFormat.html,
+    ".htm": ReportFormat.html,
+    ".txt": ReportFormat.text,
+}
+"""Suffixes that name a report format: ``-o x.json`` with ``-f text`` is refused."""
 
 
 def _say(what: str) -> None:
@@ -59,15 +73,17 @@ def report(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
     ] = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(help="Stop after this many seconds (exit 1, nothing written)."),
+    ] = None,
 ) -> None:
     """Is MAP skilful, tense and fair? Skill ladder and luck share, decisions, tension,
     line races and difficulty, every figure with a 95 % interval.
 
     Exit 0: done; 1: the map cannot be loaded; 2: usage problem.
     """
-    import os
-
-    from mapkit.atomic import OutputError, check_writable, write_text
+    from mapkit.atomic import OutputError, check_writable
     from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 
     if games < 2 or tension_games < 1 or decision_games < 1 or mixed_games < 0:
@@ -76,16 +92,25 @@ def report(
             "--mixed-games at least 0",
             2,
         )
+    options.games(games, "--games", 2)
+    options.games(tension_games, "--tension-games")
+    options.games(decision_games, "--decision-games")
+    options.games(mixed_games, "--mixed-games", 0)
+    options.number(threshold, "--threshold", 0, 1000)
+    options.time_limit(time_limit)
     if not valid_player_count(players):
         fail(f"--players must be {PLAYER_RANGE}", 2)
-    if jobs < 0:
-        fail("--jobs must be 0 (one per core) or more", 2)
+    jobs = options.jobs(jobs)
     (path,) = map_paths([map])
     if output is not None:
         try:
             check_writable(output, [path])
         except OutputError as exc:
             fail(str(exc), 2)
+        named = REPORT_SUFFIXES.get(output.suffix.lower())
+        if named is not None and named is not format:
+            fail(f"-o {output} names a {named.value} file but the format is {format.value}", 2)
+        not_a_map(output, "a report")
     if format is ReportFormat.html:
         try:
             import matplotlib  # noqa: F401
@@ -106,9 +131,10 @@ def report(
         difficulty=scale,
         mixed_games=mixed_games,
         sensitivity=sensitivity,
-        jobs=jobs or os.cpu_count() or 1,
+        jobs=jobs,
     )
     say = _say if sys.stderr.isatty() else None
+    limit_time(time_limit)
     rep = design_report(loaded.map, cfg, progress=say, doc=loaded.doc)
     if format is ReportFormat.html:
         from mapkit.design.html import to_html
@@ -121,7 +147,7 @@ def report(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        write_text(output, text, [path])
+        write_output(output, text, [path])
 
 
 def _load_doc(path: Path) -> dict:
@@ -193,6 +219,10 @@ def tune(
         Path | None,
         typer.Option("--report", help="Also write the before/after comparison (JSON) here."),
     ] = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(help="Stop after this many seconds (exit 1, nothing written)."),
+    ] = None,
 ) -> None:
     """Search MAP's windows and points towards the targets, every candidate a valid map; write
     the tuned map to -o and print a before/after comparison.
@@ -202,9 +232,8 @@ def tune(
     """
     import json
     import math
-    import os
 
-    from mapkit.atomic import OutputError, check_writable, write_text
+    from mapkit.atomic import OutputError, check_writable
 
     if mean is None and not per_line and max_luck is None and min_decisions is None:
         fail("set a target: --mean, --per-line, --min-decisions or --max-luck", 2)
@@ -217,6 +246,12 @@ def tune(
             fail(f"{name} is a share: 0 to 1, not {value:g}", 2)
     if games < 2 or steps < 0 or decision_games < 0:
         fail("--games must be at least 2, --steps and --decision-games at least 0", 2)
+    options.games(games, "--games", 2)
+    options.games(decision_games, "--decision-games", 0)
+    if steps > options.MAX_STEPS:
+        fail(f"--steps must be from 0 to {options.MAX_STEPS}", 2)
+    options.number(mean, "--mean", 0, options.MAX_SCORE)
+    options.time_limit(time_limit)
     if min_decisions is not None and not decision_games:
         fail("--min-decisions needs --decision-games above 0", 2)
     if not windows and not points:
@@ -225,15 +260,20 @@ def tune(
         fail("--per-line needs --points: a line's bonus per window is set by its points", 2)
     if cluster is not None:
         engine = "dask"
+        cluster = options.cluster_address(cluster)
     if engine not in ("local", "dask"):
         fail(f"unknown --engine {engine!r}; known: local, dask", 2)
+    jobs = jobs if cluster is not None and jobs > 0 else options.jobs(jobs)
     (path,) = map_paths([map])
+    distinct_outputs({"-o": output, "--report": report_out})
     try:
         for out in (output, report_out):
             if out is not None:
                 check_writable(out, [path])
     except OutputError as exc:
         fail(str(exc), 2)
+    if report_out is not None:
+        not_a_map(report_out, "a tuning report")
     doc = _load_doc(path)
 
     from mapkit.design.compare import compare_profiles
@@ -250,11 +290,12 @@ def tune(
         paper=paper.value,
         decision_games=decision_games,
         special=variant is Variant.special,
-        jobs=jobs or os.cpu_count() or 1,
+        jobs=jobs,
         engine=engine,
         cluster=cluster,
     )
     targets = Targets(mean, per_line, min_decisions, max_luck)
+    limit_time(time_limit)
     try:
         result = run_tune(doc, targets, cfg, progress=lambda s: typer.echo(f"tune: {s}", err=True))
     except TuneError as exc:
@@ -272,7 +313,7 @@ def tune(
     from mapkit.mapfile import writer
 
     tuned = _rebase_schema(result.doc, path, output)
-    write_text(output, writer.dumps(tuned), [path])
+    write_output(output, writer.dumps(tuned), [path])
     if missed:
         typer.echo(f"mapkit: warning: targets not met: {'; '.join(missed)}", err=True)
     cmp = compare_profiles(
@@ -304,7 +345,7 @@ def tune(
             "target_bonus_per_window": round(result.aim.rate, 4),
             **cmp.to_dict(),
         }
-        write_text(report_out, json.dumps(doc_out, indent=2) + "\n", [path])
+        write_output(report_out, json.dumps(doc_out, indent=2) + "\n", [path])
 
 
 def compare(
@@ -331,12 +372,13 @@ def compare(
 
     Exit 0: done; 1: a map cannot be loaded; 2: usage problem.
     """
-    import os
-
     from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 
     if games < 2 or decision_games < 0 or not valid_player_count(players):
         fail(f"--games at least 2, --decision-games at least 0, --players {PLAYER_RANGE}", 2)
+    options.games(games, "--games", 2)
+    options.games(decision_games, "--decision-games", 0)
+    jobs = options.jobs(jobs)
     pa, pb = map_paths([a, b])
     ca, cb = load_or_fail(pa, check_paper="a4"), load_or_fail(pb, check_paper="a4")
 
@@ -350,7 +392,7 @@ def compare(
         players,
         decision_games,
         variant is Variant.special,
-        jobs or os.cpu_count() or 1,
+        jobs,
         names=(str(pa), str(pb)),
     )
     typer.echo(cmp.to_json() if format is TextOrJson.json else cmp.to_text(), nl=False)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 import re
 import sys
 from pathlib import Path
@@ -73,6 +75,11 @@ How to answer:
                           of one (alex); an exact id wins, several matches are listed
   ?                       this help;  quit  leave the game
 """
+
+HELP_WORDS = ("?", "help")
+QUIT_WORDS = ("quit", "exit")
+"""Spelled out, so that no line letter (H, Q on Berlin and Madrid) is taken for them; a
+line id always wins."""
 
 _DIRECTIONS = {
     "back": "backward", "backward": "backward", "bwd": "backward", "bw": "backward",
@@ -240,6 +247,7 @@ def play(
 
     if not name.strip():
         fail("--name must not be empty", 2)
+    _recordable(name, seed)
     if resume is not None:
         given = [opt for opt, on in [("--bots", bots), ("--no-human", no_human),
                  ("--seed", seed is not None), ("--variant", variant is not Variant.standard),
@@ -276,6 +284,30 @@ def play(
     if record is not None:
         _write_record(session, record, state.history())
         echo(f"record written to {record}")
+
+
+def _recordable(name: str, seed: int | None) -> None:
+    """Exit 2 for a --name or --seed the game record schema refuses: found now, not when
+    the record is written (or read back by replay and --resume)."""
+    from mapkit.mapfile.schema import load_schema
+
+    props = load_schema("game")["properties"]
+    longest = props["players"]["items"]["maxLength"]
+    if len(name) > longest:
+        fail(f"--name is {len(name)} characters; a record holds names of at most {longest}", 2)
+    if re.search(r"[\x00-\x1f\x7f]", name):
+        fail("--name must be on one line, without control characters", 2)
+    low, high = props["seed"]["minimum"], props["seed"]["maximum"]
+    if seed is not None and not low <= seed <= high:
+        fail("--seed must be an integer from -2^63 to 2^64-1 (what a record holds)", 2)
+
+
+def bot_rng(seed: int, seat: int, step: int) -> random.Random:
+    """The randomness of a bot's move, from the game's seed, its seat and how many actions
+    were played before it: a resumed game's bots move as in the game played straight
+    through (a generator carried along would restart from its seed on --resume)."""
+    key = f"mapkit-play:{seed}:{seat}:{step}".encode()
+    return random.Random(int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big"))
 
 
 class _Session(NamedTuple):
@@ -412,7 +444,7 @@ def _loop(state: Any, seats: list[Any], names: list[str], windows: list[dict]) -
             echo(choices_text(state))
             action = _ask(state)
         else:
-            action = seats[p].choose(state)
+            action = seats[p].choose(state, rng=bot_rng(state.seed, p, len(state.history())))
         card = state.card()
         move = state.action_to_move(action)
         state.apply_action(action)
@@ -434,11 +466,12 @@ def _ask(state: Any) -> int:
         if not sys.stdin.isatty():
             typer.echo(text)  # a piped answer, shown as if typed: the log reads like a session
         low = text.strip().lower()
-        if low in ("?", "h", "help"):
+        is_line = low.upper() in {lid.upper() for lid in state.game.tables.line_ids}
+        if low in HELP_WORDS and not is_line:
             typer.echo(HELP, nl=False)
             typer.echo(choices_text(state))
             continue
-        if low in ("q", "quit", "exit"):
+        if low in QUIT_WORDS and not is_line:
             raise Quit
         try:
             return state.move_to_action(parse_choice(text, state))

@@ -13,9 +13,11 @@ import typer
 from mapkit.cli.common import (
     FORMATS,
     Paper,
+    drawing_warnings,
     fail,
     load_or_fail,
     map_paths,
+    not_a_map,
     output_path,
     read_record,
     record_failure,
@@ -265,6 +267,10 @@ def render(
         else:
             shown = out_arg  # type: ignore[assignment]
         target = output_path(shown, inputs, trial=True)
+        suffix = Path(shown).suffix.lower()
+        if suffix and suffix not in FORMATS:
+            fail(f"-o {shown}: a sheet is a .svg, .pdf or .png file, not {suffix}", 2)
+        not_a_map(target, f"a {fmt.upper()} sheet")
         if target.resolve() in seen:
             fail(
                 f"two maps would both be written to {shown}: render them one at a time,"
@@ -328,7 +334,7 @@ def render(
 
     try:
         for target, idx in targets:
-            with deferred() as held:  # cairo calls back into Python: no exception there
+            with drawing_warnings(), deferred() as held:  # cairo calls back into Python
                 if fmt == "pdf":
                     if pad:
                         sheets = duplex_pages([svgs[0]] * copies, [svgs[1]] * copies, flip.value)

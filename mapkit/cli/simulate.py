@@ -13,10 +13,13 @@ from mapkit.cli.common import (
     FORMATS,
     TextOrJson,
     Variant,
+    drawing_warnings,
     fail,
     load_or_fail,
     map_paths,
+    not_a_map,
     output_path,
+    write_output,
 )
 
 
@@ -45,7 +48,6 @@ class _Progress:
 
 def write_heatmap(city, report, out: Path, of: HeatmapOf, inputs: list[Path]) -> None:
     """The heatmap in the format its name says (SVG, PDF or PNG)."""
-    from mapkit.atomic import write_bytes
     from mapkit.render.heatmap import SIMULATION_HEATMAPS, simulation_heatmap_svg
 
     field = SIMULATION_HEATMAPS[of.value][0]
@@ -59,16 +61,11 @@ def write_heatmap(city, report, out: Path, of: HeatmapOf, inputs: list[Path]) ->
         from mapkit.signals import deferred
 
         try:
-            with deferred():
+            with drawing_warnings(), deferred():
                 data = svgs_to_pdf([svg], title=city.name) if fmt == "pdf" else svg_to_png(svg)
         except ExportError as exc:
             fail(str(exc), 1)
-    try:
-        write_bytes(out, data, inputs)
-    except OSError as exc:
-        from mapkit.atomic import path_problem
-
-        fail(f"cannot write {path_problem(exc, out)}", 1)
+    write_output(out, data, inputs)
 
 
 def simulate(
@@ -89,7 +86,7 @@ def simulate(
         TextOrJson, typer.Option("--format", "-f", help="Output format.")
     ] = TextOrJson.text,
     records: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             help="Write each game's record (mapkit-game/1) into this folder (created if"
             " missing; a folder holding records needs --force)."
@@ -110,6 +107,10 @@ def simulate(
     heatmap_of: Annotated[
         HeatmapOf, typer.Option(help="The station figure the heatmap shows.")
     ] = HeatmapOf.empty,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(help="Stop after this many seconds (exit 1, nothing written)."),
+    ] = None,
 ) -> None:
     """Play GAMES bot games on MAP and report scores, balance, lines and stations.
 
@@ -117,9 +118,10 @@ def simulate(
     Exit 0: done; 1: the map has errors; 2: usage problem.
     """
     import contextlib
-    import os
 
     from mapkit.atomic import OutputError, StagedFolder
+    from mapkit.cli import options
+    from mapkit.signals import limit_time
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     from mapkit.bots import BOTS
@@ -131,15 +133,15 @@ def simulate(
 
     if not valid_player_count(len(names)):
         fail(f"--bots names {PLAYER_RANGE} bots, one per seat", 2)
-    if games < 1:
-        fail("--games must be at least 1", 2)
-    if jobs < 0:
-        fail("--jobs must be 0 (one per core) or more", 2)
+    games = options.games(games)
+    options.time_limit(time_limit)
+    jobs = options.jobs(jobs)
     (path,) = map_paths([map])
     if heatmap is not None:
         output_path(heatmap, [path], trial=True)
         if heatmap.suffix.lower() not in FORMATS:
             fail(f"--heatmap {heatmap}: name a .svg, .pdf or .png file", 2)
+        not_a_map(heatmap, "a heatmap")
     staging = None
     if records is not None:
         try:
@@ -166,13 +168,19 @@ def simulate(
         assert staging is not None
         staging.write(f"{city.id}-{index + 1:05d}.json", record_json(record))
 
-    with staging or contextlib.nullcontext():
-        tally = run(
-            city, cfg, jobs=jobs or os.cpu_count() or 1, progress=_Progress(games), on_record=save
-        )
-        report = report_of(tally, variant=variant.value, seed=seed)
-        if heatmap is not None:
-            write_heatmap(city, report, heatmap, heatmap_of, [path])
+    limit_time(time_limit)
+    try:
+        with staging or contextlib.nullcontext():
+            tally = run(city, cfg, jobs=jobs, progress=_Progress(games), on_record=save)
+            report = report_of(tally, variant=variant.value, seed=seed)
+            if heatmap is not None:
+                write_heatmap(city, report, heatmap, heatmap_of, [path])
+    except OSError as exc:  # the records: a full disk, a folder gone mid-run
+        if staging is None:
+            raise
+        from mapkit.atomic import path_problem
+
+        fail(f"cannot write the records in {path_problem(exc, records or '')}", 1)
     if format is TextOrJson.json:
         typer.echo(rep.to_json(report), nl=False)
     else:

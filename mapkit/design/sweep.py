@@ -10,7 +10,6 @@ cluster of ``jobs`` worker processes when no address is given.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -38,27 +37,46 @@ class Sweep:
         self._cluster: Any = None
 
     def __enter__(self) -> Sweep:
-        if self.engine == "dask":
-            try:
-                from distributed import Client, LocalCluster
-            except ImportError:
-                raise SweepError(
-                    "--engine dask needs dask.distributed: pip install 'mapkit[cluster]'"
-                ) from None
-            try:
-                if self.address:
-                    self._client = Client(self.address, timeout="10s")
-                else:
-                    self._cluster = LocalCluster(
-                        n_workers=self.jobs, threads_per_worker=1, processes=True,
-                        dashboard_address=None,
-                    )  # fmt: skip
-                    self._client = Client(self._cluster)
-            except OSError as exc:
-                raise SweepError(f"cannot reach the Dask scheduler {self.address}: {exc}") from None
-        elif self.jobs > 1:
-            self._pool = multiprocessing.get_context("fork").Pool(self.jobs)
+        try:
+            self._start()
+        except BaseException:
+            self.__exit__()
+            raise
         return self
+
+    def _start(self) -> None:
+        if self.engine == "dask":
+            from mapkit.signals import unheard_by_children
+
+            # the import starts threads and the cluster its worker processes: inside, a
+            # Ctrl-C waits for this thread and the workers never hear it (we stop them)
+            with unheard_by_children():
+                self._connect()
+        elif self.jobs > 1:
+            from mapkit.workers import pool
+
+            self._pool = pool(self.jobs)
+
+    def _connect(self) -> None:
+        import logging
+
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise SweepError(
+                "--engine dask needs dask.distributed: pip install 'mapkit[cluster]'"
+            ) from None
+        try:
+            if self.address:
+                self._client = Client(self.address, timeout="10s")
+            else:
+                self._cluster = LocalCluster(
+                    n_workers=self.jobs, threads_per_worker=1, processes=True,
+                    dashboard_address=":0", silence_logs=logging.CRITICAL,
+                )  # fmt: skip
+                self._client = Client(self._cluster)
+        except (OSError, ValueError, TypeError) as exc:
+            raise SweepError(f"cannot reach the Dask scheduler {self.address}: {exc}") from None
 
     def __exit__(self, *exc: object) -> None:
         if self._client is not None:

@@ -117,13 +117,50 @@ def model_layers(
     return result
 
 
-def read_limited(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+PIPE_SECONDS = 10.0
+"""How long a pipe may keep a reader waiting for its first bytes, or between two reads."""
+
+
+def read_limited(
+    path: str | Path, limit: int = MAX_FILE_BYTES, wait: float = PIPE_SECONDS
+) -> bytes:
     """At most ``limit + 1`` bytes of a file: enough to tell that it is too large.
 
-    OSError for a file that cannot be read (a folder, a loop, no permission).
+    OSError for a file that cannot be read (a folder, a loop, no permission, a socket). A
+    named pipe is opened without waiting for a writer: one with no writer is refused at
+    once, and one that sends nothing for ``wait`` seconds is refused then.
     """
-    with open(path, "rb") as fh:
-        return fh.read(limit + 1)
+    import errno
+    import os
+    import select
+    import stat
+
+    st = os.stat(path)
+    if stat.S_ISSOCK(st.st_mode):
+        raise OSError(errno.EINVAL, "a socket, not a file", str(path))
+    if not stat.S_ISFIFO(st.st_mode):
+        with open(path, "rb") as fh:
+            return fh.read(limit + 1)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            try:  # no writer: end of file at once; a writer yet to write: EAGAIN
+                chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+            except BlockingIOError:
+                if select.select([fd], [], [], wait)[0]:
+                    continue
+                raise OSError(errno.ETIMEDOUT, f"a pipe that sent nothing for {wait:g} s") from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if not chunks:
+            raise OSError(errno.ENODATA, "a named pipe with no writer (nothing to read)")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def read_map(path: str | Path) -> LoadResult:

@@ -32,6 +32,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
+import warnings
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,6 +47,35 @@ CAIRO_HINT = (
 
 class ExportError(Exception):
     """PDF/PNG output is unavailable or failed; the message says what to do."""
+
+
+class UndrawableText(UserWarning):
+    """Text held characters cairo refuses; they were drawn as U+FFFD."""
+
+
+_UNDRAWABLE = re.compile(
+    "[\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(f"\\U{p:04x}fffe\\U{p:04x}ffff" for p in range(17))
+    + "]"
+)
+"""Lone surrogates and the 66 Unicode noncharacters: valid in a map (JSON carries them), but
+cairo refuses a string holding one (CAIRO_STATUS_INVALID_STRING)."""
+
+
+def cairo_safe(text: str) -> str:
+    """``text`` with every character cairo refuses replaced by U+FFFD, and a warning
+    (:class:`UndrawableText`) saying how many; the one place text goes to cairo."""
+    found = _UNDRAWABLE.findall(text)
+    if not found:
+        return text
+    shown = ", ".join(sorted({f"U+{ord(c):04X}" for c in found}))
+    warnings.warn(
+        f"{len(found)} character(s) cairo cannot draw ({shown}: Unicode noncharacters or"
+        " lone surrogates) drawn as U+FFFD",
+        UndrawableText,
+        stacklevel=3,
+    )
+    return _UNDRAWABLE.sub("\ufffd", text)
 
 
 def _cairosvg():
@@ -123,7 +153,7 @@ def svg_to_png(svg: str, dpi: int = 150) -> bytes:
     its resolution recorded in the file."""
     cairosvg = _cairosvg()
     surface = _unhinted(cairosvg.surface.PNGSurface)
-    return _add_phys(surface.convert(bytestring=svg.encode("utf-8"), dpi=dpi), dpi)
+    return _add_phys(surface.convert(bytestring=cairo_safe(svg).encode("utf-8"), dpi=dpi), dpi)
 
 
 _BOX = re.compile(r'data-(trim|bleed)-box="([-\d. ]+)"')
@@ -233,7 +263,7 @@ def svgs_to_pdf(
         page = item if isinstance(item, PdfPage) else PdfPage(item)
         svg = page.svg
         if svg not in recordings:
-            tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
+            tree = cairosvg.parser.Tree(bytestring=cairo_safe(svg).encode("utf-8"))
             _Recording(tree, None, 96)
             recordings[svg] = drawn[-1]
         rec, width, height = recordings[svg]
@@ -253,4 +283,4 @@ def svgs_to_pdf(
     data = out.getvalue()
     if cmyk:
         data = to_cmyk(data)
-    return finish_pdf(data, done, title, duplex)
+    return finish_pdf(data, done, cairo_safe(title) if title else title, duplex)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import _random
 import functools
 import hashlib
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from mapkit import workers
 from mapkit.engine.cards import CHANCE
 from mapkit.engine.seats import seat_names, seat_seed
 from mapkit.mapfile.model import CityMap
@@ -316,8 +316,8 @@ def run(
         results: Iterator[Any] = map(work, bounds)
         pool = None
     else:
-        pool = multiprocessing.get_context("fork").Pool(jobs)
-        results = pool.imap(work, bounds)
+        pool = workers.pool(jobs)
+        results = workers.imap_bounded(pool, work, bounds, ahead=jobs * 2)
     try:
         for tally, records in results:
             total.merge(tally)
@@ -343,8 +343,9 @@ def _play_chunk(bounds: tuple[int, int]) -> list[tuple[GameOutcome, dict[str, An
     return [_worker.play(i) for i in range(*bounds)]
 
 
-def _chunks(games: int, size: int) -> list[tuple[int, int]]:
-    return [(i, min(games, i + size)) for i in range(0, games, size)]
+def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
+    """The bounds of each chunk, made as they are needed (a huge run holds no list of them)."""
+    return ((i, min(games, i + size)) for i in range(0, games, size))
 
 
 def play_games(
@@ -365,9 +366,8 @@ def play_games(
                 progress(done)
         return
     size = max(1, min(CHUNK, cfg.games // (jobs * 4) or 1))
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(jobs, initializer=_init, initargs=(city, cfg)) as pool:
-        for chunk in pool.imap(_play_chunk, _chunks(cfg.games, size)):
+    with workers.pool(jobs, initializer=_init, initargs=(city, cfg)) as pool:
+        for chunk in workers.imap_bounded(pool, _play_chunk, _chunks(cfg.games, size), jobs * 2):
             yield from chunk
             done += len(chunk)
             if progress:
