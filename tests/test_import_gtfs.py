@@ -433,3 +433,12 @@ def test_a_large_network_is_cut_to_a_connected_sheet():
     names = [ln["name"] for ln in result.doc["lines"]]
     assert names[0] == "h0" and "v0" in names
     assert load_source(writer.dumps(result.doc)).map is not None
+
+
+def test_the_import_is_deterministic_and_separate_keeps_the_east_la_piece():
+    again = network_to_map(read_gtfs(LA), FLAT)
+    assert writer.dumps(again.doc) == writer.dumps(_la_flat().doc)
+    both = network_to_map(read_gtfs(LA), ImportConfig(layout=False, separate=True))
+    names = [ln["name"] for ln in both.doc["lines"]]
+    assert names.count("Metro L Line (Gold)") == 2 and both.lines == 8
+    assert "TOP002" in _problems(both.doc)
