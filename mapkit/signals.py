@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 from collections.abc import Iterator
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)
@@ -54,8 +55,26 @@ def _raise(signum: int, _frame: object) -> None:
         if signum == signal.SIGINT:
             return
         raise SystemExit(128 + signum)
+    if _importing(_frame):
+        # an exception raised inside a module's import code leaves that module half-made,
+        # and some libraries (numpy) print it before re-raising: ask again once it is done
+        threading.Timer(_RETRY_S, os.kill, (os.getpid(), signum)).start()
+        return
     _received.append(signum)
     raise Interrupted(signum)
+
+
+_RETRY_S = 0.02
+
+
+def _importing(frame: object) -> bool:
+    """Whether the interrupted code runs inside an ``import`` (importlib's frames are on
+    the stack)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):  # type: ignore[attr-defined]
+            return True
+        frame = frame.f_back  # type: ignore[attr-defined]
+    return False
 
 
 def received() -> int | None:

@@ -22,6 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MINIMAL = ROOT / "examples" / "minimal.json"
+BERLIN = ROOT / "maps" / "berlin.json"
 
 
 class Studio:
@@ -98,8 +99,11 @@ def minimal(tmp_path) -> Path:
     [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)],
     ids=["Ctrl-C", "SIGTERM", "kill -9"],
 )
-def test_a_play_test_never_outlives_the_server(minimal, sig, code):
-    studio = Studio(minimal, "--port", "0")
+def test_a_play_test_never_outlives_the_server(tmp_path, sig, code):
+    # Berlin, not the minimal map: 5000 lookahead games there last well past the kill on an
+    # idle machine too (the minimal map's finish in about a second)
+    shutil.copy(BERLIN, tmp_path / "berlin.json")
+    studio = Studio(tmp_path / "berlin.json", "--port", "0")
     answers: list[int | str] = []
 
     def play() -> None:  # a play-test of a minute or more
