@@ -21,7 +21,8 @@ from PIL import Image
 from mapkit.checks.colour import _MACHADO
 from mapkit.engine.paper import sheet_after
 from mapkit.mapfile import load_map
-from mapkit.render.back import back_svg, cards_svg
+from mapkit.render.back import back_svg
+from mapkit.render.cards import card_sheets
 from mapkit.render.export import svg_to_png
 from mapkit.render.svg import sheet_svg
 
@@ -55,7 +56,8 @@ def main(dpi: int = 150) -> None:
         save(simulate(colour), f"{name}-deuteranopia.png")
     berlin = load_map(ROOT / "maps" / "berlin.json")
     save(svg_to_png(back_svg(berlin), dpi=dpi), "back-example.png")
-    save(svg_to_png(cards_svg(), dpi=dpi), "cards.png")
+    fronts, _backs = card_sheets()
+    save(svg_to_png(fronts[0], dpi=dpi), "cards.png")
     full = sheet_svg(berlin, background="full").svg
     save(svg_to_png(full, dpi=dpi), "full-bleed-example.png")
     with tempfile.TemporaryDirectory() as tmp:
