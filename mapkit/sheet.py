@@ -47,6 +47,9 @@ class Metrics:
     station_clearance: float = 0.8
     line_w: float = 1.5
     parallel_gap: float = 0.3
+    # grayscale strokes are thinner, so neighbours in a bundle keep a white gap that prints
+    # (parallel_step - gray_line_w): black on black 0.3 mm apart merges into one band
+    gray_line_w: float = 1.1
     window_inside: float = 6.6
     min_window_inside: float = 6.5
     window_inset: float = 0.35

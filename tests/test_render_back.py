@@ -13,7 +13,7 @@ from mapkit.render.back import back_svg
 from mapkit.render.cards import FREE_FACE, card_face
 from mapkit.render.panel import SCORE_OPERATORS, SCORE_TITLES, SOLO_SCORE_TITLES
 from mapkit.sheet import layout
-from tests.test_render_common import CITIES, MAPS, fixture_city, parse, with_class
+from tests.test_render_common import CITIES, MAPS, SVG_NS, fixture_city, parse, with_class
 
 
 def _texts(root, cls: str) -> list[str]:
@@ -109,3 +109,45 @@ def test_pad_with_back_interleaves_front_and_back_then_the_cards(tmp_path, monke
 def test_back_and_cards_need_pdf(flag, tmp_path):
     res = CliRunner().invoke(app, ["render", "berlin", flag, "-o", str(tmp_path / "x.svg")])
     assert res.exit_code == 2 and "add --pdf" in res.output
+
+
+def _right_edge(el) -> float | None:
+    """How far right one drawn symbol element reaches (mm), stroke and glyphs included."""
+    import re
+
+    from mapkit.render.fontmetrics import text_width
+
+    tag = el.tag.removeprefix(SVG_NS)
+    half_stroke = float(el.get("stroke-width") or 0.0) / 2 if el.get("stroke") else 0.0
+    if tag == "text":
+        size = float(el.get("font-size"))
+        w = text_width("".join(el.itertext()), size, bold=el.get("font-weight") == "bold")
+        anchor = el.get("text-anchor") or "start"
+        return float(el.get("x")) + {"start": w, "middle": w / 2, "end": 0.0}[anchor]
+    if tag == "circle":
+        return float(el.get("cx")) + float(el.get("r")) + half_stroke
+    if tag == "rect":
+        return float(el.get("x")) + float(el.get("width")) + half_stroke
+    if tag in ("polygon", "polyline"):
+        return max(float(p.split(",")[0]) for p in el.get("points").split()) + half_stroke
+    if tag == "path":  # a halo: M left,y a r,r ... (a full circle)
+        m = re.match(r"M([-\d.]+),[-\d.]+a([\d.]+),", el.get("d"))
+        assert m, el.get("d")
+        return float(m[1]) + 2 * float(m[2]) + half_stroke
+    return None
+
+
+@pytest.mark.parametrize("city", CITIES)
+def test_every_symbol_ends_left_of_its_text(city):
+    """The card counts and faces (×2, ×3), the loop arrows, the halo: each symbol's right
+    edge stays at least 1 mm left of where its item's text starts."""
+    root = parse(back_svg(load_map(MAPS / f"{city}.json")))
+    with_symbol = 0
+    for item in with_class(root, "back-item", "g"):
+        texts = with_class(item, "back-text", "text")
+        start = min(float(t.get("x")) for t in texts)
+        edges = [e for el in item if el not in texts and (e := _right_edge(el)) is not None]
+        with_symbol += bool(edges)
+        for edge in edges:
+            assert edge <= start - 1.0, (texts[0].text, edge, start)
+    assert with_symbol >= len(CARD_NAMES) + 4

@@ -192,3 +192,35 @@ def test_two_loop_lines_on_one_ring_run_side_by_side_all_round():
     assert set(pairs) == {("A", "B")}
     assert min(pairs[("A", "B")]) == pytest.approx(METRICS.parallel_step, abs=0.02)
     assert len(pairs[("A", "B")]) >= 4  # all four sides of the ring
+
+
+def test_every_pair_of_gray_patterns_differs_in_shape_not_only_in_grey():
+    """Kind (dashed, hollow, centre stripe), dashes per period, longest dash (1.5 mm apart) or
+    inked share (0.2 apart): one must differ, so a pattern reads without its grey."""
+    from mapkit.render.style import GRAY_PATTERNS, MID_GRAY, LineStyle, shapes_differ
+
+    for (i, a), (j, b) in itertools.combinations(enumerate(GRAY_PATTERNS), 2):
+        assert shapes_differ(a, b), (i, j)
+    # the old Paris E and J: both dash-and-shorter-dash, 6 mm long, ~72 % inked
+    old_e = LineStyle(MID_GRAY, (6.0, 1.4, 1.2, 1.4))
+    old_j = LineStyle(MID_GRAY, (6.0, 1.6, 2.6, 1.6))
+    assert not shapes_differ(old_e, old_j)
+    assert shapes_differ(old_e, LineStyle(MID_GRAY, (6.0, 1.4, 1.2, 1.4, 1.2, 1.4)))
+
+
+@pytest.mark.parametrize("path", SHEETS[:4])
+def test_grayscale_bundles_keep_a_white_gap_between_strokes(path):
+    """Neighbours in a bundle run parallel_step apart; in grayscale every stroke is thin enough
+    that 0.6 mm of paper shows between any two, so three black lines never make one band."""
+    city = load_map(ROOT / path)
+    root = parse(sheet_svg(city, grayscale=True).svg)
+    widths = {
+        g.get("data-line"): max(float(el.get("stroke-width")) for el in g)
+        for g in with_class(root, "line", "g")
+    }
+    assert len(widths) == len(city.lines)
+    for a, b in itertools.combinations(widths, 2):
+        assert METRICS.parallel_step - (widths[a] + widths[b]) / 2 >= 0.6, (a, b)
+    colour = parse(sheet_svg(city).svg)
+    widest = max(float(el.get("stroke-width")) for g in with_class(colour, "line", "g") for el in g)
+    assert METRICS.parallel_step - widest < 0.6  # colour tells bundles apart by colour instead

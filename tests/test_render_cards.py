@@ -92,3 +92,36 @@ def test_bad_card_size_exits_2_and_writes_nothing(tmp_path, size, message):
     assert message in res.output and "Traceback" not in res.output
     assert len(res.output.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def _text_box(el) -> tuple[float, float, float, float]:
+    """Left, top, right, bottom of a centred text's glyphs (digits and capitals: 0.73 em tall),
+    turned about the point its ``rotate(180 x y)`` names."""
+    from mapkit.render.fontmetrics import text_width
+
+    x, y, size = float(el.get("x")), float(el.get("y")), float(el.get("font-size"))
+    w = text_width(el.text, size, bold=el.get("font-weight") == "bold")
+    left, top, right, bottom = x - w / 2, y - 0.73 * size, x + w / 2, y + 0.25 * size
+    turn = el.get("transform")
+    if turn:
+        rx, ry = (float(v) for v in turn.removeprefix("rotate(180 ").rstrip(")").split())
+        left, top, right, bottom = 2 * rx - right, 2 * ry - bottom, 2 * rx - left, 2 * ry - top
+    return left, top, right, bottom
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("size", [*CARD_SIZES, "60x90"])
+def test_rule_text_ends_before_the_upside_down_corner_index(paper, size):
+    """Every rule line beside the bottom-right index ends 1 mm before the index's glyph."""
+    fronts, _ = card_sheets(paper, card_size(size))
+    checked = 0
+    for card in (c for page in fronts for c in with_class(parse(page), "card", "g")):
+        (index,) = with_class(card, "card-index", "text")
+        i_left, i_top, _, _ = _text_box(index)
+        for line in with_class(card, "card-rule", "text"):
+            _, _, right, bottom = _text_box(line)
+            if bottom > i_top:
+                checked += 1
+                assert right <= i_left - 0.99, (card.get("data-card"), line.text)
+    if size == "poker":
+        assert checked  # there the long rules do reach down beside the index

@@ -24,7 +24,10 @@ from mapkit.render.svg import SheetDrawing, pill_path, star_points
 from mapkit.sheet import Rect
 
 LEAD = 1.35  # line height, in font sizes
-ICON_W = 15.0  # room for a count, a card face or a symbol left of its text
+# The symbol column, in font sizes (the symbols scale with the text): symbols reach from
+# 0.3 to at most 5.0 sizes right of the column's edge, the text starts at 5.6.
+ICON_EM = 5.6
+ICON_CENTRE_EM = 2.6
 MIN_SIZE, MAX_SIZE = 2.8, 5.2
 
 
@@ -130,11 +133,13 @@ class _Back:
     def height(self, block: Block, width: float, size: float) -> float:
         h = size * 2.2
         for item in block.items:
-            lines = wrap(item.text, width - ICON_W, size)
+            lines = wrap(item.text, width - ICON_EM * size, size)
             h += max(len(lines) * size * LEAD, size * 2.2 if item.icon else 0.0) + size * 0.6
         return h + size * 0.8
 
     def draw(self, col: Rect, blocks: list[Block], size: float) -> None:
+        """The blocks down one column; each item's symbol and text in one ``back-item`` group."""
+        back = self.g
         y = col.y
         for block in blocks:
             self.d.text(
@@ -143,16 +148,19 @@ class _Back:
             )  # fmt: skip
             y += size * 2.2
             for item in block.items:
-                lines = wrap(item.text, col.w - ICON_W, size)
+                lines = wrap(item.text, col.w - ICON_EM * size, size)
                 tall = max(len(lines) * size * LEAD, size * 2.2 if item.icon else 0.0)
+                self.g = self.d.group("back-item", back)
                 if item.icon:
-                    item.icon(col.x + ICON_W / 2 - 1.0, y + min(tall, size * 2.2) / 2, size)
+                    item.icon(col.x + ICON_CENTRE_EM * size, y + min(tall, size * 2.2) / 2, size)
                 ty = y
                 for line in lines:
                     ty += size * LEAD
                     self.d.text(
-                        self.g, line, col.x + ICON_W, ty - size * 0.3, size, cls="back-text"
-                    )
+                        self.g, line, col.x + ICON_EM * size, ty - size * 0.3, size,
+                        cls="back-text",
+                    )  # fmt: skip
+                self.g = back
                 y += tall + size * 0.6
             y += size * 0.8
 

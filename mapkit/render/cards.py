@@ -22,6 +22,10 @@ CARD_BACK = "#1f4e8c"
 BORDER = {"number": "#1f4e8c", "express": "#b3261e", "plus": "#1b7a3d", "free": "#6b3fa0"}
 
 
+# Space kept between the rule text and the upside-down corner index (mm).
+RULE_CLEARANCE = 1.0
+
+
 def card_kind_name(kind: int) -> str:
     """``number``, ``express``, ``plus`` or ``free``: what family a card kind belongs to."""
     if kind == PLUS:
@@ -153,17 +157,25 @@ def _front(dwg, root, kind: int, cell: Rect, bleed: float) -> None:
     _text(dwg, g, face, cx, inner.y + inner.h * 0.42, big, bold=True, **{"class": "card-face"})
     corner = big * 0.32
     _text(dwg, g, face, inner.x + corner * 0.9, inner.y + corner * 1.15, corner, bold=True)
+    index_x, index_y = inner.right - corner * 0.9, inner.bottom - corner * 1.15
     _text(
-        dwg, g, face, inner.right - corner * 0.9, inner.bottom - corner * 1.15, corner,
-        bold=True, transform=f"rotate(180 {fmt(inner.right - corner * 0.9)} "
-        f"{fmt(inner.bottom - corner * 1.15 - corner * 0.36)})",
+        dwg, g, face, index_x, index_y, corner, bold=True,
+        transform=f"rotate(180 {fmt(index_x)} {fmt(index_y - corner * 0.36)})",
+        **{"class": "card-index"},
     )  # fmt: skip
     title = card_title(kind)
     _text(dwg, g, title, cx, inner.y + inner.h * 0.56, 4.0, bold=True, fill=colour)
     rule = card_rule(kind).split(": ", 1)[-1]
     size = 2.6
+    # the upside-down index reaches up to its glyph's full height above the card's bottom
+    # corner; the rule text, centred, keeps its lines this clear of the index on both sides
+    index_left = index_x - text_width(face, corner, bold=True) / 2 - RULE_CLEARANCE
+    index_top = index_y - corner * 0.72 - RULE_CLEARANCE
+    top = inner.y + inner.h * 0.66
     lines = wrap(rule, inner.w - 6.0, size)
-    y = inner.y + inner.h * 0.66
+    if top + len(lines) * size * 1.3 + size * 0.25 > index_top:
+        lines = wrap(rule, 2 * (index_left - cx), size)
+    y = top
     for line in lines:
         y += size * 1.3
         _text(dwg, g, line, cx, y, size, **{"class": "card-rule"})

@@ -53,23 +53,59 @@ class LineStyle:
 BLACK = "#000000"
 MID_GRAY = "#6e6e6e"
 
-# Patterns for black-and-white printing, for 1.5 mm lines with butt caps: every
-# dash, dot and gap is at least 1.2 mm, so a laser printer keeps them open, and
-# no two patterns share a shape (grey is a second cue, never the only one).
+# Patterns for black-and-white printing, for grayscale's 1.1 mm lines with butt caps: every
+# dash, dot and gap is at least 1.2 mm, so a laser printer keeps them open, and no two patterns
+# share a shape (``pattern_shape``): grey is a second cue, never the only one. The most
+# different ones come first, since most cities have ten lines or fewer.
 GRAY_PATTERNS: tuple[LineStyle, ...] = (
     LineStyle(BLACK),
     LineStyle(BLACK, (6.0, 1.6)),
     LineStyle(BLACK, hollow=True),
     LineStyle(BLACK, (1.2, 1.4)),
     LineStyle(MID_GRAY, (6.0, 1.4, 1.2, 1.4)),
-    LineStyle(MID_GRAY, (2.6, 1.6)),
     LineStyle(BLACK, (2.0, 1.4), hollow=True),
-    LineStyle(BLACK, (6.0, 1.4, 1.2, 1.4, 1.2, 1.4)),
     LineStyle(MID_GRAY, centre=BLACK),
-    LineStyle(MID_GRAY, (6.0, 1.6, 2.6, 1.6)),
-    LineStyle(BLACK, (3.0, 3.0)),
+    LineStyle(BLACK, (6.0, 1.4, 1.2, 1.4, 1.2, 1.4)),
     LineStyle(MID_GRAY, (1.2, 1.4), centre=BLACK),
+    LineStyle(BLACK, (3.0, 3.0)),
+    LineStyle(MID_GRAY, (1.2, 1.4, 1.2, 3.6)),
+    LineStyle(MID_GRAY, (6.0, 4.5)),
 )
+
+
+@dataclass(frozen=True)
+class PatternShape:
+    """What the eye tells grayscale patterns apart by, colour aside."""
+
+    kind: tuple[bool, bool, bool]  # dashed, hollow, centre stripe
+    dashes: int  # dashes per period
+    longest: float  # longest dash (mm)
+    duty: float  # share of the period inked
+
+
+# Two patterns of one kind and dash count look different when their longest dashes differ by
+# this much, or their inked shares by ``MIN_DUTY_STEP``.
+MIN_DASH_STEP = 1.5
+MIN_DUTY_STEP = 0.2
+
+
+def pattern_shape(st: LineStyle) -> PatternShape:
+    dashes = st.dash[0::2]
+    period = sum(st.dash)
+    return PatternShape(
+        kind=(bool(st.dash), st.hollow, st.centre is not None),
+        dashes=len(dashes),
+        longest=max(dashes, default=0.0),
+        duty=sum(dashes) / period if period else 1.0,
+    )
+
+
+def shapes_differ(a: LineStyle, b: LineStyle) -> bool:
+    """Whether two patterns can be told apart on a black-and-white print without the grey."""
+    sa, sb = pattern_shape(a), pattern_shape(b)
+    if sa.kind != sb.kind or sa.dashes != sb.dashes:
+        return True
+    return abs(sa.longest - sb.longest) >= MIN_DASH_STEP or abs(sa.duty - sb.duty) >= MIN_DUTY_STEP
 
 
 def gray_styles(line_ids: list[str], neighbours: dict[str, set[str]]) -> dict[str, LineStyle]:

@@ -324,6 +324,7 @@ class SheetDrawing:
     def stroke(self, parent, pts, st: LineStyle) -> None:
         """One line in its style: casing or outline, the stroke, a centre stripe."""
         m = self.m
+        line_w = m.gray_line_w if self.grayscale else m.line_w
         points = fmt_points(pts)
         common = {"fill": "none", "stroke_linejoin": "round", "stroke_linecap": "round"}
         if st.casing or st.hollow:
@@ -331,21 +332,21 @@ class SheetDrawing:
                 self.dwg.polyline(
                     points,
                     stroke=st.casing or st.color,
-                    stroke_width=fmt(m.line_w + (0.35 if st.casing else 0.0)),
+                    stroke_width=fmt(line_w + (0.35 if st.casing else 0.0)),
                     **common,
                 )
             )
         stroke = PAPER_WHITE if st.hollow else self.color(st.color)
-        width = m.line_w - 0.8 if st.hollow else m.line_w
+        width = line_w - (0.6 if self.grayscale else 0.8) if st.hollow else line_w
         if st.casing:
-            width = m.line_w - 0.2
+            width = line_w - 0.2
         kw = dict(common)
         if st.dash:
             kw["stroke_dasharray"] = " ".join(fmt(d) for d in st.dash)
             kw["stroke_linecap"] = "butt"
         parent.add(self.dwg.polyline(points, stroke=stroke, stroke_width=fmt(width), **kw))
         if st.centre:
-            parent.add(self.dwg.polyline(points, stroke=st.centre, stroke_width=fmt(0.5), **common))
+            parent.add(self.dwg.polyline(points, stroke=st.centre, stroke_width=fmt(0.4), **common))
 
     def draw_stations(self, fills: dict[str, str] | None = None) -> None:
         """Station marks; termini haloed, special stations starred, interchanges thick-ringed.
