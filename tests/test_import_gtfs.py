@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 from mapkit.checks import validate_source
 from mapkit.cli import app
 from mapkit.importers import ImportConfig, ImportFailure, Selection, network_to_map, read_gtfs
+from mapkit.importers.city import city_name, place_part
 from mapkit.importers.gtfs import route_types
 from mapkit.importers.patterns import Piece, merge_patterns
-from mapkit.importers.stations import merge_nearby
+from mapkit.importers.stations import merge_nearby, short_names
 from mapkit.mapfile import load_source, writer
 from mapkit.notices import Severity
 from tests.conftest import ROOT
@@ -49,7 +50,7 @@ def _problems(doc: dict) -> list[str]:
 
 def test_la_routes_and_stations_are_read_with_platforms_merged_into_parents():
     net = read_gtfs(LA)
-    assert net.name == "Metro - Los Angeles"
+    assert net.name == "Los Angeles"  # agency.txt says "Metro - Los Angeles"
     assert [r.name for r in net.routes] == [
         "Metro A Line (Blue)", "Metro B Line (Red)", "Metro C Line (Green)",
         "Metro D Line (Purple)", "Metro E Line (Expo)", "Metro K Line (Crenshaw)",
@@ -84,7 +85,7 @@ def test_la_imports_to_a_map_that_passes_strict_validation():
     assert result.stations == 70 and result.lines == 7
     assert [ln["id"] for ln in doc["lines"]] == list("ABCDEFG")
     assert [ln["name"] for ln in doc["lines"]][-1] == "Metro L Line (Gold)"
-    assert doc["name"] == "Metro - Los Angeles" and doc["id"] == "metro-los-angeles"
+    assert doc["name"] == "Los Angeles" and doc["id"] == "los-angeles"
     assert _problems(doc) == []
     assert result.diagnostics == validate_source(writer.dumps(doc), "<x>").diagnostics
     assert result.notes == [
@@ -96,7 +97,10 @@ def test_la_imports_to_a_map_that_passes_strict_validation():
         "line F: colour #6666ee (#fc74fd is too close to a line it meets)",
     ]
     names = {s["id"]: s["name"] for s in doc["stations"]}
-    assert names["union"] == "Union Station"
+    assert names["union"] == "Union"
+    assert names["allen"] == "Allen" and names["pico"] == "Pico"
+    assert names["westlake-macarthur-park"] == "Westlake / MacArthur Park"
+    assert not [n for n in names.values() if n.casefold().endswith("station")]
     assert names["downtown-long-beach"] == "Downtown Long Beach"
 
 
@@ -161,7 +165,7 @@ def test_the_cross_feed_imports_its_branch_as_a_line_of_its_own():
     assert set(stops["A"]) == {"west-end", "mill", "centre", "market", "east-end"}
     assert stops["C"] in (["south-end", "harbour"], ["harbour", "south-end"])
     assert len(doc["stations"]) == 11
-    assert doc["name"] == "Tiny Transit"
+    assert doc["name"] == "Tiny"  # agency "Tiny Transit"
     assert [ln["color"] for ln in doc["lines"][:2]] == ["#cc0044", "#0022ee"]
     assert _problems(doc) == []
 
@@ -268,8 +272,59 @@ def test_max_lines_keeps_the_longest_and_letters_follow_the_route_order():
 def test_the_city_name_falls_back_to_the_feed_publisher_with_several_agencies():
     files = feed_files(CROSS_STATIONS, CROSS_ROUTES)
     files["agency.txt"] = table(["agency_id", "agency_name"], [["a", "One"], ["b", "Two"]])
-    files["feed_info.txt"] = table(["feed_publisher_name", "feed_lang"], [["City Transit", "en"]])
-    assert _read(zipped(files)).name == "City Transit"
+    files["feed_info.txt"] = table(
+        ["feed_publisher_name", "feed_lang"], [["Springfield Transit", "en"]]
+    )
+    assert _read(zipped(files)).name == "Springfield"
+
+
+def test_a_city_name_is_the_place_an_operator_name_holds():
+    assert place_part("Metro - Los Angeles") == "Los Angeles"
+    assert place_part("Los Angeles County Metropolitan Transportation Authority") == (
+        "Los Angeles County"
+    )
+    assert place_part("City of Detroit Department of Transportation") == "Detroit"
+    assert place_part("Winston-Salem Transit Authority") == "Winston-Salem"
+    assert place_part("SEPTA") == "SEPTA"
+    assert place_part("Regional Transportation District") is None
+    assert place_part("City Transit") is None
+    assert city_name(["Metro Transit", "Twin Cities Metro"], [], "x") == "Twin Cities"
+    assert city_name(["Regional Transportation District"], ["America/Denver"], "x") == "Denver"
+    assert city_name(["Transit Authority"], ["UTC"], "feed") == "feed"
+
+
+def test_the_city_name_falls_back_to_the_time_zone_when_the_agency_names_no_place():
+    files = feed_files(CROSS_STATIONS, CROSS_ROUTES, agency="Regional Transit Authority")
+    assert _read(zipped(files)).name == "Berlin"  # its agency_timezone is Europe/Berlin
+
+
+def test_name_overrides_the_derived_city_name():
+    result = _import(cross_feed(), ImportConfig(layout=False, name="Metro - Anytown"))
+    assert result.doc["name"] == "Metro - Anytown"
+
+
+def test_station_suffixes_go_unless_two_names_would_then_be_one():
+    assert short_names(
+        ["Allen Station", "Mill Station", "Mill Metro Station", "Park station", "Park",
+         "Station", "Dock Metro station", "Union Station"]
+    ) == [
+        "Allen", "Mill Station", "Mill Metro Station", "Park station", "Park",
+        "Station", "Dock", "Union",
+    ]  # fmt: skip
+
+
+def test_a_feed_whose_stripped_station_names_collide_keeps_their_suffix():
+    renamed = {"Mill": "Mill Station", "Centre": "Centre Station", "Park": "Mill Metro Station"}
+    stations = {renamed.get(n, n): xy for n, xy in CROSS_STATIONS.items()}
+    routes = [
+        (rid, short, kind, colour, [[renamed.get(n, n) for n in run] for run in runs])
+        for rid, short, kind, colour, runs in CROSS_ROUTES
+    ]
+    doc = _import(zipped(feed_files(stations, routes))).doc
+    names = sorted(s["name"] for s in doc["stations"])
+    assert "Centre" in names and "Centre Station" not in names
+    assert "Mill Station" in names and "Mill Metro Station" in names and "Mill" not in names
+    assert len(set(names)) == len(names)
 
 
 # -- bad input -------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -237,3 +238,15 @@ def test_labels_and_windows_name_what_they_belong_to():
         )
     for w in with_class(root, "window", "rect"):
         assert w.get("id").startswith(f"win-{w.get('data-line')}-")
+
+
+@pytest.mark.parametrize(
+    ("name", "badge"),
+    [("Los Angeles", "LA"), ("Metro - Los Angeles", "ML"), ("7th Street", "S"), ("Berlin", "B")],
+)
+def test_the_title_badge_is_the_initials_of_the_first_two_words_that_start_with_a_letter(
+    name, badge
+):
+    root = parse(sheet_svg(replace(fixture_city(), name=name)).svg)
+    (group,) = [g for g in root.iter() if any(c in with_class(g, "city-symbol") for c in g)]
+    assert texts(group)[0] == badge

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from mapkit.importers.network import ImportFailure, Network
 from mapkit.importers.patterns import merge_patterns
 from mapkit.importers.reduce import DraftLine, keep_lines, thin
-from mapkit.importers.stations import merge_nearby, short_name, slug, station_ids
+from mapkit.importers.stations import merge_nearby, short_names, slug, station_ids
 
 if TYPE_CHECKING:
     from mapkit.layout import LayoutReport
@@ -201,14 +201,10 @@ def _document(
         if ln.loop:
             entry["loop"] = True
         doc_lines.append(entry)
+    names = short_names([network.places[p].name for p in order])
     stations = [
-        {
-            "id": ids[p],
-            "x": round(xy[p][0], 2),
-            "y": round(xy[p][1], 2),
-            "name": _clip(short_name(network.places[p].name), 60),
-        }
-        for p in order
+        {"id": ids[p], "x": round(xy[p][0], 2), "y": round(xy[p][1], 2), "name": _clip(name, 60)}
+        for p, name in zip(order, names, strict=True)
     ]
     return {
         "format": FORMAT,

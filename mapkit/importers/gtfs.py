@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, BinaryIO
 
+from mapkit.importers.city import city_name
 from mapkit.importers.network import ImportFailure, Network, Place, Route, check_lat_lon
 
 MAX_MEMBER_BYTES = 256 << 20
@@ -337,18 +338,20 @@ def _place(feed: Feed, sid: str, record: tuple[int, dict[str, str]]) -> Place:
 
 
 def _name(feed: Feed) -> str:
-    names: list[str] = []
-    if feed.has("agency.txt"):
-        names += [row.get("agency_name", "").strip() for _, row in feed.rows("agency.txt")]
-    names = [n for n in dict.fromkeys(names) if n]
-    if len(names) == 1:
-        return names[0]
+    """The city: from the one agency's name, else the feed publisher's, else any agency's,
+    else the agencies' time zone (see mapkit.importers.city)."""
+    agencies = list(feed.rows("agency.txt")) if feed.has("agency.txt") else []
+    names = [
+        n for n in dict.fromkeys(row.get("agency_name", "").strip() for _, row in agencies) if n
+    ]
+    publishers: list[str] = []
     if feed.has("feed_info.txt"):
-        for _, row in feed.rows("feed_info.txt"):
-            publisher = row.get("feed_publisher_name", "").strip()
-            if publisher:
-                return publisher
-    return names[0] if names else Path(feed.label).stem
+        publishers = [
+            row.get("feed_publisher_name", "").strip() for _, row in feed.rows("feed_info.txt")
+        ]
+    candidates = (names if len(names) == 1 else []) + [p for p in publishers if p] + names
+    zones = [row.get("agency_timezone", "") for _, row in agencies]
+    return city_name(candidates, zones, candidates[0] if candidates else Path(feed.label).stem)
 
 
 def read_gtfs(source: str | Path | BinaryIO, selection: Selection | None = None) -> Network:

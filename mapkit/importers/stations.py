@@ -11,6 +11,7 @@ import itertools
 import math
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import replace
 
 from mapkit.importers.network import Network, Place
@@ -105,14 +106,16 @@ def slug(text: str, limit: int = 40) -> str:
     return out or "".join(words)[:limit]
 
 
-_STATION_SUFFIX = re.compile(r"\s+station$", re.IGNORECASE)
+_STATION_SUFFIX = re.compile(r"\s+(?:metro\s+)?station$", re.IGNORECASE)
 
 
-def short_name(name: str) -> str:
-    """A station's name without a trailing "Station" when two words or more remain
-    (``Highland Park Station`` -> ``Highland Park``; ``Union Station`` stays)."""
-    rest = _STATION_SUFFIX.sub("", name)
-    return rest if rest != name and len(rest.split()) >= 2 else name
+def short_names(names: list[str]) -> list[str]:
+    """The names without a trailing "Station" or "Metro Station" (``Allen Station`` ->
+    ``Allen``), except where nothing would remain or two stations would then share a name
+    (case-insensitively): those keep their suffix, so a sheet never shows one name twice."""
+    short = [_STATION_SUFFIX.sub("", n).strip() or n for n in names]
+    count = Counter(s.casefold() for s in short)
+    return [s if count[s.casefold()] == 1 else n for s, n in zip(short, names, strict=True)]
 
 
 def station_ids(places: list[Place]) -> dict[str, str]:

@@ -290,7 +290,8 @@ class SheetDrawing:
                 **{"class": "city-symbol"},
             )
         )
-        initials = "".join(w[0] for w in self.city.name.split()[:2]).upper() or "?"
+        initials = "".join([w[0] for w in self.city.name.split() if w[0].isalpha()][:2])
+        initials = initials.upper() or "?"
         self.text(
             g,
             initials,
