@@ -36,14 +36,22 @@ Separate = Annotated[
 TimeLimit = Annotated[float, typer.Option(help="Seconds each layout try may take (up to 4 tries).")]
 
 
-def _config(**kwargs):
+def _prepare(source: Path, output: Path, map_id: str | None, **options):
+    """The checks and the config both import commands start with: (output path, config)."""
     from mapkit.importers.draft import ImportConfig
     from mapkit.importers.network import ImportFailure
 
+    check_input(source)
+    out = output_path(output, [source])
     try:
-        return ImportConfig(**kwargs)
+        return out, ImportConfig(map_id=_map_id(map_id, out), **options)
     except ImportFailure as exc:
         fail(str(exc), exc.exit_code)
+
+
+def _ids(given: str | None) -> tuple[str, ...]:
+    """A comma-separated option as its non-empty items."""
+    return tuple(r.strip() for r in (given or "").split(",") if r.strip())
 
 
 def _map_id(given: str | None, output: Path) -> str | None:
@@ -133,15 +141,15 @@ def gtfs(
     from mapkit.importers.gtfs import route_types as parse_types
     from mapkit.importers.network import ImportFailure
 
-    check_input(feed)
-    out = output_path(output, [feed])
-    cfg = _config(
+    out, cfg = _prepare(
+        feed,
+        output,
+        map_id,
         max_stations=max_stations,
         max_lines=max_lines,
         paper=paper.value,
         layout=layout,
         name=name,
-        map_id=_map_id(map_id, out),
         merge_m=merge_distance,
         separate=separate,
         time_limit=time_limit,
@@ -149,7 +157,7 @@ def gtfs(
     try:
         selection = Selection(
             route_types=parse_types(route_types),
-            routes=tuple(r.strip() for r in (routes or "").split(",") if r.strip()),
+            routes=_ids(routes),
         )
     except ImportFailure as exc:
         fail(str(exc), exc.exit_code)
@@ -180,21 +188,20 @@ def graph(
     """
     from mapkit.importers.graph import only_routes, read_graph
 
-    check_input(network)
-    out = output_path(output, [network])
-    cfg = _config(
+    out, cfg = _prepare(
+        network,
+        output,
+        map_id,
         max_stations=max_stations,
         max_lines=max_lines,
         paper=paper.value,
         layout=layout,
         name=name,
-        map_id=_map_id(map_id, out),
         merge_m=merge_distance,
         separate=separate,
         time_limit=time_limit,
     )
-    wanted = tuple(r.strip() for r in (routes or "").split(",") if r.strip())
-    _finish(lambda: only_routes(read_graph(network, name), wanted), network, out, cfg)
+    _finish(lambda: only_routes(read_graph(network, name), _ids(routes)), network, out, cfg)
 
 
 def register(parent: typer.Typer) -> None:
