@@ -77,7 +77,7 @@ def in_process(seed: int, random_games: int, greedy_games: int) -> None:
     import random
 
     for bots, n, base_n in (("random", random_games, 2000), ("greedy", greedy_games, 300)):
-        k = Kernel(game.tables.kernel, (bots,), False, params)
+        k = Kernel(game.tables.kernel, (bots,), False, params, game.ruleset)
         seeds = np.array([game_seed(seed, i) for i in range(n)], np.int64)
         t = time.process_time()
         k.play_batch(seeds)

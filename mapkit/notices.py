@@ -358,6 +358,24 @@ NOTICES: dict[str, Notice] = {
             example=('{"id": "i", "x": 10, "y": 10},\n{"id": "I", "x": 0, "y": 20}'),
         ),
         Notice(
+            "REF010",
+            _E,
+            "references",
+            "Ruleset that cannot be played",
+            hint=(
+                "Give the deck at least one number or express card and a copy of its reshuffle "
+                'card, or name a published ruleset (`"ruleset": "metro-x"`).'
+            ),
+            about=(
+                "The map's `ruleset` object changes a named ruleset into one no game can be "
+                "played under: a deck with no number or express card (no line could ever be "
+                "crossed), a reshuffle card the deck does not hold (the pile would run out "
+                "before the windows), a penalty table out of order, or a player range outside "
+                "1 to 6. `mapkit rules --rulesets` lists the published rulesets."
+            ),
+            example='"ruleset": {"base": "metro-x", "deck": {"3": 4, "+": 2}}',
+        ),
+        Notice(
             "TOP001",
             _E,
             "topology",

@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mapkit.engine import CARD_NAMES, Game
-from mapkit.engine.cards import DECK_COUNTS, FREE, SIX
+from mapkit.engine.cards import FREE
 from mapkit.engine.record import record_from_history, replay
 from mapkit.engine.seats import seat_seed
 from mapkit.engine.testing import tiny_map
 from mapkit.mapfile import load_map
+from mapkit.rulesets import VOLL_VERPLANT
 
 ROOT = Path(__file__).resolve().parent.parent
 METRO = ROOT / "benchmarks" / "maps" / "metro-city.json"
@@ -162,12 +163,12 @@ def test_every_card_sequence_is_one_the_deck_can_produce(g):
     i, n, special, seed = g
     game = game_for(i, n, special)
     s = game.new_initial_state(seed).random_playout(random.Random(seed))
-    counts = list(DECK_COUNTS)
+    counts = list(VOLL_VERPLANT.counts)
     for c in cards_of(game, s.history()):
         assert counts[c] > 0, CARD_NAMES[c]
         counts[c] -= 1
-        if c == SIX:
-            counts = list(DECK_COUNTS)
+        if c == VOLL_VERPLANT.reshuffle:
+            counts = list(VOLL_VERPLANT.counts)
 
 
 @settings(max_examples=150, deadline=None)

@@ -84,7 +84,7 @@ def test_kernel_plays_the_checked_games(path: Path) -> None:
         for special in (False, True):
             game = Game(city, GameOptions(players, special))
             for bots in _seatings(players):
-                kernel = Kernel(game.tables.kernel, bots, special, params)
+                kernel = Kernel(game.tables.kernel, bots, special, params, game.ruleset)
                 n = (4 if players == 1 else 2) * SCALE
                 for i in range(n):
                     _agree(game, kernel, bots, game_seed(players * 2 + special, i))
@@ -99,7 +99,7 @@ def test_kernel_lookahead_plays_the_checked_games(path: str) -> None:
     for players, special in ((1, False), (1, True), (3, True)):
         game = Game(city, GameOptions(players, special))
         bots = tuple(islice(cycle(("lookahead", "greedy", "random")), players))
-        kernel = Kernel(game.tables.kernel, bots, special, params)
+        kernel = Kernel(game.tables.kernel, bots, special, params, game.ruleset)
         for i in range(2 * SCALE):
             _agree(game, kernel, bots, game_seed(99, i))
 
@@ -111,6 +111,6 @@ def test_many_random_games_agree() -> None:
     for players, n in ((1, 400), (4, 100)):
         game = Game(city, GameOptions(players))
         bots = ("random",) * players
-        kernel = Kernel(game.tables.kernel, bots, False, params)
+        kernel = Kernel(game.tables.kernel, bots, False, params, game.ruleset)
         for i in range(n * SCALE):
             _agree(game, kernel, bots, game_seed(7, i))

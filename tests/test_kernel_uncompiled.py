@@ -61,7 +61,7 @@ for bots, special, seeds in [
 game = Game(city, players=2)
 la = make_bot("lookahead")
 params = kernel.bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
-k = kernel.Kernel(game.tables.kernel, ("greedy", "lookahead"), False, params)
+k = kernel.Kernel(game.tables.kernel, ("greedy", "lookahead"), False, params, game.ruleset)
 out["kernel"] = [k.play_history(seed) for seed in (5, 6)]
 print(json.dumps(out, default=int))
 """

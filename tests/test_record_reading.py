@@ -105,7 +105,7 @@ def test_schema_violations_are_refused_by_replay(tmp_path, what, path, value, me
 def test_direction_only_on_loop_lines():
     doc = _doc()
     doc["rounds"][0]["moves"][0]["direction"] = "forward"
-    with pytest.raises(RecordError, match="round 1, player ana: line A is not a loop line"):
+    with pytest.raises(RecordError, match="round 1, player ana: line A is travelled one way only"):
         replay(load_map(MINI), doc)
 
 

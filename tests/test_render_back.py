@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from mapkit.cards import CARD_NAMES, DECK, DECK_COUNTS
+from mapkit.cards import CARD_NAMES
 from mapkit.cli import app
 from mapkit.mapfile import load_map
 from mapkit.rating import LOWEST_RATING, RATINGS
 from mapkit.render.back import back_svg
 from mapkit.render.cards import FREE_FACE, card_face
 from mapkit.render.panel import SCORE_OPERATORS, SCORE_TITLES, SOLO_SCORE_TITLES
+from mapkit.rulesets import VOLL_VERPLANT
 from mapkit.sheet import layout
 from tests.test_render_common import CITIES, MAPS, SVG_NS, fixture_city, parse, with_class
 
@@ -27,9 +28,11 @@ def _all_text(root) -> str:
 def test_back_lists_the_engine_deck_scoring_and_rating_table():
     root = parse(back_svg(fixture_city()))
     all_text = _all_text(root)
-    assert _texts(root, "back-count") == [f"{n}×" for n in DECK_COUNTS]
-    assert _texts(root, "back-face") == [card_face(k) for k in range(len(CARD_NAMES))]
-    assert sum(DECK_COUNTS) == len(DECK) == 14
+    counts = VOLL_VERPLANT.counts
+    assert _texts(root, "back-count") == [f"{n}×" for n in counts if n]
+    assert _texts(root, "back-face") == [card_face(k) for k in VOLL_VERPLANT.kinds]
+    assert len(VOLL_VERPLANT.kinds) == 8 and "2" not in _texts(root, "back-face")
+    assert sum(counts) == len(VOLL_VERPLANT.deck) == 14
     for _, verdict in RATINGS:
         assert verdict in all_text
     assert LOWEST_RATING in all_text
@@ -150,4 +153,4 @@ def test_every_symbol_ends_left_of_its_text(city):
         with_symbol += bool(edges)
         for edge in edges:
             assert edge <= start - 1.0, (texts[0].text, edge, start)
-    assert with_symbol >= len(CARD_NAMES) + 4
+    assert with_symbol >= len(VOLL_VERPLANT.kinds) + 4

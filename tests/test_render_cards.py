@@ -7,9 +7,10 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from mapkit.cards import CARD_NAMES, DECK, DECK_COUNTS
+from mapkit.cards import CARD_NAMES
 from mapkit.cli import app
 from mapkit.render.cards import card_sheets
+from mapkit.rulesets import VOLL_VERPLANT
 from mapkit.sheet import CARD_SIZES, METRICS, PAPERS, card_grid, card_size
 from tests.test_render_common import SVG_NS, parse, with_class
 
@@ -22,10 +23,10 @@ def test_poker_deck_is_two_pages_of_63_by_88_mm_cards_with_3_mm_bleed():
     fronts, backs = card_sheets("a4", CARD_SIZES["poker"])
     assert len(fronts) == len(backs) == 2
     cards = [c for page in fronts for c in with_class(parse(page), "card", "g")]
-    assert Counter(c.get("data-card") for c in cards) == dict(
-        zip(CARD_NAMES, DECK_COUNTS, strict=True)
-    )
-    assert len(cards) == len(DECK) == 14
+    assert Counter(c.get("data-card") for c in cards) == {
+        name: n for name, n in zip(CARD_NAMES, VOLL_VERPLANT.counts, strict=True) if n
+    }
+    assert len(cards) == len(VOLL_VERPLANT.deck) == 14
     for c in cards:
         (bleed,) = with_class(c, "card-bleed", "rect")
         _, _, w, h = _rect(bleed)

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from mapkit.cli import app
 from mapkit.engine.paper import sheet_after
-from mapkit.engine.scoring import penalty
 from mapkit.render.panel import SCORE_TITLES, SOLO_SCORE_TITLES
 from mapkit.render.svg import sheet_svg
+from mapkit.rulesets import VOLL_VERPLANT
 from tests.test_games import EXPECTED, GAMES, load
 from tests.test_render_common import parse, with_class
 
@@ -72,8 +72,8 @@ def test_captions_state_the_engines_rule():
     assert "not halved" in SOLO_SCORE_TITLES["empty"]
     assert "÷2, round down" in SCORE_TITLES["empty"]
     for n in range(12):
-        assert penalty(n, 1) == n
-        assert all(penalty(n, k) == n // 2 for k in (2, 3, 4))
+        assert VOLL_VERPLANT.penalty(n, 1) == n
+        assert all(VOLL_VERPLANT.penalty(n, k) == n // 2 for k in (2, 3, 4))
 
 
 def test_render_record_fills_the_solo_sheet(tmp_path):

@@ -126,7 +126,8 @@ ILLEGAL = [
      ' {"station": null}'),
     ("direction on a plain line", "01-solo-mini", MINI,
      _set(["rounds", 0, "moves", 0], {"line": "A", "direction": "backward"}),
-     "round 1, player ana: line A is not a loop line: it has no direction"),
+     "round 1, player ana: line A is travelled one way only (not a loop, not two-ended): it has"
+     " no direction"),
     ("bad format", "01-solo-mini", MINI, _set(["format"], "mapkit-game/2"),
      "'format' must be 'mapkit-game/1', not 'mapkit-game/2'"),
     ("duplicate players", "02-duel-mini-tie-race", MINI, _set(["players"], ["ana", "ana"]),

@@ -173,8 +173,10 @@ def test_the_kernel_runs_as_plain_python(benchmark_maps):
     assert kernel.COMPILED and not source.COMPILED
     game = Game(load_map(benchmark_maps / "metro-city.json"), players=2)
     bots = ("greedy", "random")
-    plain = source.Kernel(source.kernel_map(game.tables), bots, False, _params(source.bot_params))
-    compiled = kernel.Kernel(game.tables.kernel, bots, False, _params())
+    plain = source.Kernel(
+        source.kernel_map(game.tables), bots, False, _params(source.bot_params), game.ruleset
+    )
+    compiled = kernel.Kernel(game.tables.kernel, bots, False, _params(), game.ruleset)
     for seed in (1, 2):
         _agree(game, plain, bots, seed)
         assert plain.play_history(seed) == compiled.play_history(seed)

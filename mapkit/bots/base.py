@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.evaluate import View
 from mapkit.bots.model import Compiled
-from mapkit.engine import cards
 
 if TYPE_CHECKING:
     from mapkit.engine import State
@@ -61,7 +60,7 @@ def view_of(state: State, cc: Compiled, player: int | None = None) -> View:
         lost=lost,
         done=done,
         inter=sum(state.interchanges(p)),
-        pw=1.0 if n == 1 else 0.5,
+        pw=state.game.ruleset.empty_weight(n),
     )
 
 
@@ -71,6 +70,7 @@ def free_base(state: State, cc: Compiled) -> int:
 
 def next_cards(state: State) -> list[tuple[int, float]]:
     """(engine card kind, probability) of the next round's card, seen from a decision node."""
-    if state.card() == cards.SIX:
-        return [(k, c / cards.DECK_SIZE) for k, c in enumerate(cards.DECK_COUNTS)]
+    rules = state.game.ruleset
+    if state.card() == rules.reshuffle:
+        return [(k, c / rules.deck_size) for k, c in enumerate(rules.counts) if c]
     return state.chance_outcomes()

@@ -54,7 +54,8 @@ class View:
     inter: int = 0
     """Sum of the interchange numbers written so far."""
     pw: float = 1.0
-    """Weight of one empty station: 1 solo, 0.5 with several players."""
+    """Weight of one empty station (``Ruleset.empty_weight``: 1 solo, 0.5 with several players
+    in Voll verplant)."""
 
 
 Scored = tuple[float, int, int, int, int]

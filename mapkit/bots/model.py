@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mapkit.engine.actions import ROUTE_NAMES
 from mapkit.engine.tables import Tables
 
 
@@ -39,7 +40,6 @@ class Compiled:
         self.first = t.first
         self.others = t.others
         self.windows = t.windows
-        self.loop = t.loop
         self.stops = t.stops
         self.line_mask = t.stop_masks
         self.count = t.intersections
@@ -50,10 +50,10 @@ class Compiled:
         )
         routes: list[tuple[Route, ...]] = []
         for li, st in enumerate(self.stops):
-            orders = t.routes[li]  # the engine's route orders: forward, and backward on a loop
-            names = ("forward", "backward") if self.loop[li] else (None,)
+            orders = t.routes[li]  # the model's route orders (``Line.routes``)
+            names = ROUTE_NAMES if len(orders) > 1 else (None,)
             rs = []
-            for name, order in zip(names, orders, strict=True):
+            for name, order in zip(names, orders, strict=False):
                 stops = tuple(st[j] for j in order)
                 rs.append(Route(li, name, stops, tuple(1 << s for s in stops)))
             routes.append(tuple(rs))

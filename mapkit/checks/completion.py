@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from mapkit import cards
+from mapkit.rulesets import VOLL_VERPLANT, Ruleset
 
 _WINDOW_CARDS = tuple(k for k in range(len(cards.CARD_NAMES)) if k != cards.FREE)
 """The engine's card kinds that fill a window (the free ride fills none), in kind order."""
@@ -40,8 +41,6 @@ CARD_KINDS: tuple[tuple[str, int], ...] = tuple(
     for k in _WINDOW_CARDS
 )
 """("n", v) number, ("x", v) express, ("i", 1) interchange: ``mapkit.cards`` read here."""
-DECK: tuple[int, ...] = tuple(cards.DECK_COUNTS[k] for k in _WINDOW_CARDS)
-_SIX = _WINDOW_CARDS.index(cards.SIX)
 BEST_CARDS: tuple[tuple[str, int], ...] = (("n", 6), ("x", 3))
 
 Structure = tuple[tuple[bool, ...], bool]  # (unshared flags in stop order, loop)
@@ -138,8 +137,11 @@ class _TooBig(Exception):
 
 
 @lru_cache(maxsize=4096)
-def completion_chance(key: Structure, windows: int) -> float | None:
-    """Probability that the next ``windows`` window cards of a fresh deck complete the line.
+def completion_chance(
+    key: Structure, windows: int, ruleset: Ruleset = VOLL_VERPLANT
+) -> float | None:
+    """Probability that the next ``windows`` window cards of a fresh deck of ``ruleset``
+    complete the line.
 
     None when the exact recursion would exceed MAX_STATES (only very long lines with many
     windows, far from any real map; such a line is not near-hopeless anyway).
@@ -153,6 +155,8 @@ def completion_chance(key: Structure, windows: int) -> float | None:
     if min_windows(key) > windows:
         return 0.0
     memo: dict[tuple, float] = {}
+    full = tuple(ruleset.counts[k] for k in _WINDOW_CARDS)
+    reshuffle = _WINDOW_CARDS.index(ruleset.reshuffle)
 
     def chance(state: tuple[int, int, bool], deck: tuple[int, ...], w: int) -> float:
         if line.done(state):
@@ -171,7 +175,7 @@ def completion_chance(key: Structure, windows: int) -> float | None:
         for i, count in enumerate(deck):
             if not count:
                 continue
-            nxt_deck = DECK if i == _SIX else (*deck[:i], count - 1, *deck[i + 1 :])
+            nxt_deck = full if i == reshuffle else (*deck[:i], count - 1, *deck[i + 1 :])
             best = max(chance(s, nxt_deck, w - 1) for s in line.advance(state, CARD_KINDS[i]))
             acc += count / total * best
         memo[k] = acc
@@ -180,6 +184,6 @@ def completion_chance(key: Structure, windows: int) -> float | None:
         return acc
 
     try:
-        return chance(start, DECK, windows)
+        return chance(start, full, windows)
     except _TooBig:
         return None

@@ -74,7 +74,7 @@ def completion(ctx: CheckContext) -> dict[str, float | None]:
                 ctx.line_ptr(ln.id, "windows"),
             )
             continue
-        p = completion_chance(key, ln.windows)
+        p = completion_chance(key, ln.windows, ctx.city.ruleset)
         chances[ln.id] = p
         if p is not None and p < MIN_CHANCE:
             ctx.emit(

@@ -177,9 +177,12 @@ def choices_text(state: Any) -> str:
         empty = [t.station_ids[a - t.free_base] for a in acts if a - t.free_base < t.n_stations]
         shown = " ".join(empty[:40]) + (" ..." if len(empty) > 40 else "")
         return f"free ride: one empty station ({len(empty)}: {shown}) or none"
+    from mapkit.engine.actions import decode
+
     by_line: dict[int, dict[int, list[int]]] = {}
     for a in acts:
-        by_line.setdefault(a >> 4, {}).setdefault(a >> 3 & 1, []).append(a & 7)
+        li, d, k = decode(a)
+        by_line.setdefault(li, {}).setdefault(d, []).append(k)
     parts = []
     for li, dirs in by_line.items():
         lid = t.line_ids[li]
@@ -187,7 +190,7 @@ def choices_text(state: Any) -> str:
             parts.append(lid + (" (fwd/back)" if 1 in dirs else ""))
             continue
         for d, ks in dirs.items():
-            label = f"{lid} back" if d else (f"{lid} fwd" if t.loop[li] else lid)
+            label = f"{lid} back" if d else (f"{lid} fwd" if t.multi_route[li] else lid)
             parts.append(f"{label} {min(ks)}-{max(ks)}" if len(ks) > 1 else f"{label} {ks[0]}")
     return "choices: " + ", ".join(parts)
 

@@ -350,8 +350,10 @@ def render(
                             )
                         ]
                     if deck_size is not None:
-                        fronts, card_backs = card_sheets(paper.value, deck_size)
-                        sheets += duplex_pages(fronts, card_backs, flip.value)
+                        # one deck per edition among the cities printed
+                        for rules in dict.fromkeys(cities[i].ruleset for i in idx):
+                            fronts, card_backs = card_sheets(paper.value, deck_size, rules)
+                            sheets += duplex_pages(fronts, card_backs, flip.value)
                     pages = _Pages(sheets, held.check)
                     title = ", ".join(c.name for c in (cities[i] for i in idx))
                     duplex = flip.value if pad or back or cards else None

@@ -1,5 +1,6 @@
-"""The deck as the engine reads it: the card table (:mod:`mapkit.cards`) and the two player ids
-that are no player (OpenSpiel's chance and terminal ids)."""
+"""The card kinds as the engine reads them (:mod:`mapkit.cards`; a deck is a ruleset's,
+:mod:`mapkit.rulesets`) and the two player ids that are no player (OpenSpiel's chance and
+terminal ids)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,8 @@ from mapkit.cards import (
     CARD_EXPRESS,
     CARD_NAMES,
     CARD_VALUE,
-    DECK,
-    DECK_COUNTS,
-    DECK_SIZE,
     FREE,
     PLUS,
-    SIX,
     card_kind,
     window_text,
 )
@@ -29,12 +26,8 @@ __all__ = [
     "CARD_NAMES",
     "CARD_VALUE",
     "CHANCE",
-    "DECK",
-    "DECK_COUNTS",
-    "DECK_SIZE",
     "FREE",
     "PLUS",
-    "SIX",
     "TERMINAL",
     "card_kind",
     "window_text",

@@ -6,12 +6,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from mapkit.engine import actions
 from mapkit.engine.cards import CARD_NAMES, CARD_VALUE, FREE, PLUS
 from mapkit.engine.errors import IllegalMove
 from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 from mapkit.engine.state import State
 from mapkit.engine.tables import Tables
 from mapkit.mapfile.model import CityMap
+from mapkit.rulesets import Ruleset
 
 _MOVE_KEYS = {"line", "crosses", "direction", "station", "then"}
 
@@ -19,10 +21,11 @@ _MOVE_KEYS = {"line", "crosses", "direction", "station", "then"}
 @dataclass(frozen=True)
 class GameOptions:
     """``players`` 1 to 6 (:mod:`~mapkit.engine.seats`; 1: solo scoring); ``special_stations``:
-    the Paris/Madrid variant."""
+    the Paris/Madrid variant; ``ruleset``: the edition played (``None``: the map's own)."""
 
     players: int = 1
     special_stations: bool = False
+    ruleset: Ruleset | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not valid_player_count(self.players):
@@ -45,6 +48,12 @@ class Game:
         self.city = city
         self.options = options
         self.special_stations = options.special_stations
+        self.ruleset: Ruleset = options.ruleset or city.ruleset
+        if not self.ruleset.players_ok(options.players):
+            r = self.ruleset
+            raise ValueError(
+                f"{r.id} is played by {r.min_players} to {r.max_players}, not {options.players}"
+            )
         self.tables = Tables(city)
 
     def num_players(self) -> int:
@@ -66,17 +75,7 @@ class Game:
     # ------------------------------------------------------- record moves
     def action_to_move(self, action: int, card: int) -> dict[str, Any]:
         """The record move dict of ``action`` played with card kind ``card``."""
-        t = self.tables
-        if card == FREE:
-            s = action - t.free_base
-            return {"station": t.station_ids[s] if s < t.n_stations else None}
-        li = action >> 4
-        move: dict[str, Any] = {"line": t.line_ids[li]}
-        if card != PLUS:
-            move["crosses"] = action & 7
-        if t.loop[li]:
-            move["direction"] = "backward" if action & 8 else "forward"
-        return move
+        return actions.to_move(self.tables, action, card)
 
     def move_to_action(self, move: Any, state: State) -> int:
         """The legal action of ``state``'s current player for a record move; IllegalMove if none."""
@@ -109,15 +108,15 @@ class Game:
         if not isinstance(lid, str) or lid not in t.line_index:
             raise IllegalMove(f"no line {lid!r} on map {self.city.id}")
         li = t.line_index[lid]
-        direction = move.get("direction", "forward")
-        if direction not in ("forward", "backward"):
+        direction = move.get("direction", actions.ROUTE_NAMES[0])
+        if direction not in actions.ROUTE_NAMES:
             raise IllegalMove(f"direction is 'forward' or 'backward', not {direction!r}")
-        d = 1 if direction == "backward" else 0
-        state.check(li << 4 | d << 3)
+        d = actions.ROUTE_NAMES.index(direction)
+        state.check(actions.line_move(li, d, 0))
         if card == PLUS:
             if "crosses" in move:
                 raise IllegalMove("an interchange places no crosses: leave out 'crosses'")
-            return state.canonical(li << 4 | d << 3)
+            return state.canonical(actions.line_move(li, d, 0))
         lm = state.line_mask(state.current_player(), li)
         e = t.entry(li, d, lm)
         most = e.most_crosses(card)
@@ -130,19 +129,8 @@ class Game:
                 f"more crosses than possible: {k} crosses on line {lid}"
                 f"{' backward' if d else ''}, but {why} allows at most {most}"
             )
-        return state.canonical(li << 4 | d << 3 | k)
+        return state.canonical(actions.line_move(li, d, k))
 
     def move_to_string(self, move: dict[str, Any] | None) -> str:
         """A short readable form: ``B 3``, ``C backward 2``, ``+ D``, ``free s4``, ``-``."""
-        if move is None:
-            return "-"
-        if "station" in move:
-            return f"free {move['station'] or 'none'}"
-        parts = [move["line"]]
-        if move.get("direction") == "backward":
-            parts.append("backward")
-        if "crosses" in move:
-            parts.append(str(move["crosses"]))
-        else:
-            parts.insert(0, "+")
-        return " ".join(parts)
+        return actions.describe(move)

@@ -1,12 +1,15 @@
 """The game kernel: the rules of the game once, and whole games of the kernel bots.
 
 This module is the one place the rules live as code: the crosses a card allows
-(:func:`most_crosses`), the dealer (:func:`mix`, :func:`nth_card`), the penalty
-(:func:`penalty`), a route's scan (:func:`scan_route`), the legal moves of a line card, a
-move's marks, the completion race, and the random, greedy and lookahead bots (the evaluation
-the clairvoyant bot uses too). The checked ``State`` calls the same functions; the
-differential harness (``tests/test_kernel_agrees.py``) plays the same seeds through the
-checked engine and here and requires identical games.
+(:func:`most_crosses`), the dealer (:func:`mix`, :func:`nth_card`), a route's scan
+(:func:`scan_route`), the legal moves of a line card, a move's marks, the completion race,
+and the random, greedy and lookahead bots (the evaluation the clairvoyant bot uses too). What
+an edition changes (the deck, the reshuffle card, the penalty) is data of a
+:class:`~mapkit.rulesets.Ruleset`, read into ``Sheets`` as arrays; the ways a card travels a
+line are the model's (``Line.routes``), and an action's layout is :mod:`mapkit.engine.actions`'.
+The checked ``State`` calls the same functions; the differential harness
+(``tests/test_kernel_agrees.py``) plays the same seeds through the checked engine and here and
+requires identical games.
 
 It is Cython in pure-Python mode: installing the package compiles this very file with Cython
 and gcc into an extension module beside it (``hatch_build.py``), which Python imports
@@ -31,7 +34,9 @@ from typing import Any, NamedTuple
 
 import cython
 
-from mapkit.cards import CARD_EXPRESS, CARD_VALUE, DECK_COUNTS, DECK_SIZE, FREE, PLUS, SIX
+from mapkit.cards import CARD_EXPRESS, CARD_VALUE, FREE, N_KINDS, PLUS
+from mapkit.engine.actions import BACKWARD, CROSSES_MASK, LINE_SHIFT, MAX_ROUTES, ROUTE_MASK
+from mapkit.engine.actions import ROUTE_SHIFT as _ROUTE_SHIFT_PY
 from mapkit.engine.seats import SEAT_SEED_STRIDE
 
 COMPILED: bool = cython.compiled
@@ -53,15 +58,19 @@ MAX_HISTORY = 4096
 
 _FREE = cython.declare(i64, FREE)
 _PLUS = cython.declare(i64, PLUS)
-_SIX = cython.declare(i64, SIX)
-_DECK_SIZE = cython.declare(i64, DECK_SIZE)
+_N_KINDS = cython.declare(i64, N_KINDS)
+# the action layout of mapkit.engine.actions, as C constants
+_LSH = cython.declare(i64, LINE_SHIFT)
+_RSH = cython.declare(i64, _ROUTE_SHIFT_PY)
+_KMASK = cython.declare(i64, CROSSES_MASK)
+_RMASK = cython.declare(i64, ROUTE_MASK)
+_BACK = cython.declare(i64, BACKWARD)
 _SEAT_STRIDE = cython.declare(i64, SEAT_SEED_STRIDE)
 _RANDOM = cython.declare(i64, RANDOM)
 _GREEDY = cython.declare(i64, GREEDY)
 _LOOKAHEAD = cython.declare(i64, LOOKAHEAD)
 _VALUE = cython.declare(V1, array.array("q", CARD_VALUE))
 _EXPRESS = cython.declare(V1, array.array("q", [int(e) for e in CARD_EXPRESS]))
-_DECK = cython.declare(V1, array.array("q", DECK_COUNTS))
 
 M32 = cython.declare(i64, 0xFFFFFFFF)
 # MT19937's constants as C values (a literal above 2**31 would be a Python int in Cython)
@@ -163,14 +172,6 @@ def owed_extras(card: i64, pending: i64, earned: i64, windows_left: i64) -> i64:
     return owed - 1 if owed and windows_left else -1
 
 
-@cython.ccall
-@cython.exceptval(check=False)
-def penalty(empty_stations: i64, players: i64) -> i64:
-    """Rules-notes 15: every empty station costs a point solo, half a point (rounded down)
-    with several players."""
-    return empty_stations if players == 1 else empty_stations // 2
-
-
 # ------------------------------------------------------------------ the map as arrays
 @cython.cclass
 class KernelMap:
@@ -178,8 +179,8 @@ class KernelMap:
 
     nst: V1  # stops per line
     stops: V2  # [line, position] -> station
-    route: V3  # [line, direction, t] -> position of the t-th stop in route order
-    loop: V1
+    route: V3  # [line, route, t] -> position of the t-th stop in route order
+    nroutes: V1  # routes per line (``Line.routes``)
     windows: V1
     first: V1
     others: V1
@@ -198,7 +199,7 @@ class KernelMap:
         self.nst = arrays["nst"]
         self.stops = arrays["stops"]
         self.route = arrays["route"]
-        self.loop = arrays["loop"]
+        self.nroutes = arrays["nroutes"]
         self.windows = arrays["windows"]
         self.first = arrays["first"]
         self.others = arrays["others"]
@@ -234,13 +235,12 @@ def kernel_map(t: Any) -> KernelMap:
     L, S = t.n_lines, t.n_stations
     maxn = max(len(st) for st in t.stops)
     stops = np.zeros((L, maxn), np.int64)
-    route = np.zeros((L, 2, maxn), np.int64)
+    route = np.zeros((L, MAX_ROUTES, maxn), np.int64)
     occ: list[list[int]] = [[] for _ in range(S)]
     for li, st in enumerate(t.stops):
         stops[li, : len(st)] = st
-        rs = t.routes[li]
-        route[li, 0, : len(st)] = rs[0]
-        route[li, 1, : len(st)] = rs[len(rs) - 1]  # no negative index: compiled without wraparound
+        for r, order in enumerate(t.routes[li]):
+            route[li, r, : len(st)] = order
         for s in st:
             occ[s].append(li)
     start = [0] * (S + 1)
@@ -250,7 +250,7 @@ def kernel_map(t: Any) -> KernelMap:
     ri = 0
     for li in range(L):
         base[li] = ri
-        ri += 2 if t.loop[li] else 1
+        ri += len(t.routes[li])
 
     def ints(values: Any) -> Any:
         # array.array, not numpy: run uncompiled, indexing it gives Python ints, as compiled
@@ -261,7 +261,7 @@ def kernel_map(t: Any) -> KernelMap:
             "nst": ints([len(st) for st in t.stops]),
             "stops": stops,
             "route": route,
-            "loop": ints(t.loop),
+            "nroutes": ints([len(r) for r in t.routes]),
             "windows": ints(t.windows),
             "first": ints(t.first),
             "others": ints(t.others),
@@ -399,7 +399,7 @@ def _rand(mt: V1) -> f64:
 @cython.cfunc
 @cython.exceptval(check=False)
 def scan_route(km: KernelMap, mk: V1, li: i64, d: i64, buf: V1) -> Scan:
-    """Empty stops of line ``li`` in route order ``d`` (0 forward, 1 a loop's backward route)
+    """Empty stops of line ``li`` along its route ``d`` (``Line.routes``: 0 from the wagon)
     into ``buf`` (positions). A number card may mark the first ``k <= run``, an express card
     the first ``k <= empties`` (marked stops skipped). ``mk``: 1 = marked."""
     ne: i64 = 0
@@ -452,13 +452,18 @@ class Scratch:
         import numpy as np
 
         L, S, maxn = km.n_lines, km.n_stations, km.max_stops
-        C = S + 2 * L + 2
+        C = S + MAX_ROUTES * L + 2
 
         def z(n: int) -> Any:
             return np.zeros(n, np.int64)
 
         self.bf, self.bb, self.rank = z(maxn + 1), z(maxn + 1), np.full(maxn + 1, -1, np.int64)
-        self.ch, self.marks, self.aff, self.seen = z(2 * 8 + 2), z(maxn + 1), z(L), z(S)
+        self.ch, self.marks, self.aff, self.seen = (
+            z(MAX_ROUTES * (CROSSES_MASK + 1) + 2),
+            z(maxn + 1),
+            z(L),
+            z(S),
+        )
         self.base, self.isfull, self.lost = np.zeros(L), z(L), z(L)
         self.base2, self.isfull2 = np.zeros(L), z(L)
         self.cd, self.cl, self.cdr, self.ck, self.cs = np.zeros(C), z(C), z(C), z(C), z(C)
@@ -488,29 +493,30 @@ def _same_prefix(bf: V1, bb: V1, k: i64, rank: V1) -> cython.bint:
 @cython.cfunc
 @cython.exceptval(check=False)
 def _choices(km: KernelMap, mk: V1, li: i64, card: i64, sc: Scratch) -> i64:
-    """The legal ``direction << 3 | crosses`` of a line card (``Tables.choices`` asks), in
-    ``legal_actions`` order, into ``sc.ch``; returns how many."""
+    """The legal ``actions.choice(route, crosses)`` of a line card (``Tables.choices`` asks),
+    in ``legal_actions`` order, into ``sc.ch``; returns how many. A second route's move that
+    marks what the first route's move with as many crosses marks is listed once, as that."""
     f: Scan = scan_route(km, mk, li, 0, sc.bf)
     b: Scan
     k: i64
     if card == _PLUS:
         sc.ch[0] = 0
-        if km.loop[li] and f.empties:
+        if km.nroutes[li] > 1 and f.empties:
             scan_route(km, mk, li, 1, sc.bb)
             if sc.bb[0] != sc.bf[0]:
-                sc.ch[1] = 8
+                sc.ch[1] = _BACK
                 return 2
         return 1
     m: i64 = most_crosses(card, f.empties, f.run)
     for k in range(m + 1):
         sc.ch[k] = k
     n: i64 = m + 1
-    if km.loop[li]:
+    if km.nroutes[li] > 1:
         b = scan_route(km, mk, li, 1, sc.bb)
         mb: i64 = most_crosses(card, b.empties, b.run)
         for k in range(1, mb + 1):
             if k > m or not _same_prefix(sc.bf, sc.bb, k, sc.rank):
-                sc.ch[n] = 8 | k
+                sc.ch[n] = _BACK | k
                 n += 1
     return n
 
@@ -518,18 +524,18 @@ def _choices(km: KernelMap, mk: V1, li: i64, card: i64, sc: Scratch) -> i64:
 @cython.cfunc
 @cython.exceptval(check=False)
 def _canonical(km: KernelMap, mk: V1, li: i64, d: i64, k: i64, card: i64, sc: Scratch) -> i64:
-    """A backward move that marks what the forward one marks is forward (``State.canonical``)."""
+    """A second-route move that marks what the first route's marks is that (``State.canonical``)."""
     if not d:
-        return li << 4 | k
+        return li << _LSH | k
     f: Scan = scan_route(km, mk, li, 0, sc.bf)
     scan_route(km, mk, li, 1, sc.bb)
     if card == _PLUS:
         if f.empties == 0 or sc.bb[0] == sc.bf[0]:
-            return li << 4
-        return li << 4 | 8
+            return li << _LSH
+        return li << _LSH | _BACK
     if k <= most_crosses(card, f.empties, f.run) and _same_prefix(sc.bf, sc.bb, k, sc.rank):
-        return li << 4 | k
-    return li << 4 | 8 | k
+        return li << _LSH | k
+    return li << _LSH | _BACK | k
 
 
 def station_marks(km: KernelMap) -> Any:
@@ -556,16 +562,16 @@ def route_scan(km: KernelMap, mk: V1, li: int, d: int, sc: Scratch) -> RouteScan
 
 
 def line_choices(km: KernelMap, mk: V1, li: int, card: int, sc: Scratch) -> tuple[int, ...]:
-    """The legal ``direction << 3 | crosses`` of a line card on line ``li`` (given a window),
-    in the order ``State.legal_actions`` lists them: forward 0..most, then the backward moves
-    of a loop that mark other stops than the forward move with as many crosses."""
+    """The legal ``actions.choice(route, crosses)`` of a line card on line ``li`` (given a
+    window), in the order ``State.legal_actions`` lists them: route 0 with 0..most crosses,
+    then the second route's moves that mark other stops than route 0's with as many crosses."""
     n: i64 = _choices(km, mk, li, card, sc)
     return tuple([int(sc.ch[i]) for i in range(n)])
 
 
 def canonical_move(km: KernelMap, mk: V1, li: int, d: int, k: int, card: int, sc: Scratch) -> int:
-    """A legal line move as listed: a loop's backward move that marks what the forward move
-    with as many crosses marks is that forward move (``li << 4 | d << 3 | k``)."""
+    """A legal line move as listed: a second-route move that marks what route 0's move with
+    as many crosses marks is that move (``actions.line_move``)."""
     return int(_canonical(km, mk, li, d, k, card, sc))
 
 
@@ -591,8 +597,13 @@ class Sheets:
     rnd: i64  # rounds completed
     unfinished: i64  # players with an empty window
     players: i64
+    deck: V1  # [card kind] a full pile (the ruleset's)
+    deck_size: i64
+    reshuffle: i64  # the card kind after whose round the pile is full again
+    pen: V1  # [empty stations] the penalty at this player count (the ruleset's, as a table)
+    weight: f64  # the bots' weight of an empty station (``Ruleset.empty_weight``)
 
-    def __init__(self, km: KernelMap, n: int) -> None:
+    def __init__(self, km: KernelMap, n: int, ruleset: Any) -> None:
         import numpy as np
 
         S, L = km.n_stations, km.n_lines
@@ -603,9 +614,14 @@ class Sheets:
         self.mk, self.boxed, self.lpts = z(n, S), z(n, S), z(n)
         self.lmark, self.win, self.wleft, self.inter = z(n, L), z(n, L), z(n), z(n)
         self.newly, self.done, self.firsts, self.when = z(n), z(n), z(n, L), z(n, L)
-        self.counts = z(8)
+        self.counts = z(N_KINDS)
         self.players = n
         self.total = self.rnd = self.unfinished = self.taken = 0
+        self.deck = np.array(ruleset.counts, np.int64)
+        self.deck_size = ruleset.deck_size
+        self.reshuffle = ruleset.reshuffle
+        self.pen = np.array([ruleset.penalty(e, n) for e in range(S + 1)], np.int64)
+        self.weight = ruleset.empty_weight(n)
 
 
 @cython.cfunc
@@ -632,9 +648,9 @@ def _reset(km: KernelMap, sh: Sheets) -> cython.void:
         sh.inter[p] = 0
         sh.lpts[p] = 0
     sh.taken = 0
-    for s in range(8):
-        sh.counts[s] = _DECK[s]
-    sh.total = _DECK_SIZE
+    for s in range(_N_KINDS):
+        sh.counts[s] = sh.deck[s]
+    sh.total = sh.deck_size
     sh.rnd = 0
     sh.unfinished = sh.players if tot else 0
 
@@ -695,7 +711,7 @@ def _deal(sh: Sheets, key: u64) -> i64:
 @cython.exceptval(check=False)
 def _end_round(km: KernelMap, sh: Sheets, card: i64) -> cython.void:
     """After the round's last decision: the completion race (:func:`race_firsts`), the
-    reshuffle after the 6, the next round."""
+    reshuffle after the ruleset's reshuffle card (the 6), the next round."""
     rnd: i64 = sh.rnd + 1
     now: i64 = 0
     li: i64
@@ -716,10 +732,10 @@ def _end_round(km: KernelMap, sh: Sheets, card: i64) -> cython.void:
                 sh.when[p, li] = rnd
                 sh.firsts[p, li] = firsts >> li & 1
     sh.taken |= now
-    if card == _SIX:
-        for p in range(8):
-            sh.counts[p] = _DECK[p]
-        sh.total = _DECK_SIZE
+    if card == sh.reshuffle:
+        for p in range(_N_KINDS):
+            sh.counts[p] = sh.deck[p]
+        sh.total = sh.deck_size
     sh.rnd = rnd
 
 
@@ -769,7 +785,7 @@ def _random_move(km: KernelMap, mk: V1, win: V1, card: i64, mt: V1, sc: Scratch)
         n = _choices(km, mk, li, card, sc)
         j %= width
         if j < n:
-            return li << 4 | sc.ch[j]
+            return li << _LSH | sc.ch[j]
 
 
 @cython.cfunc
@@ -782,7 +798,7 @@ def _line_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, bon
     seg: i64
     d: i64
     t: i64
-    for d in range(2 if km.loop[li] else 1):
+    for d in range(km.nroutes[li]):
         need = 0.0
         seg = 0
         empties = 0
@@ -903,7 +919,7 @@ def _candidates(
         for li in range(L):
             if isfull[li]:
                 continue
-            for d in range(2 if km.loop[li] else 1):
+            for d in range(km.nroutes[li]):
                 N = km.nst[li]
                 first = -1
                 for t in range(N):
@@ -940,7 +956,7 @@ def _candidates(
     for li in range(L):
         if not win[li]:
             continue
-        for d in range(2 if km.loop[li] else 1):
+        for d in range(km.nroutes[li]):
             f = scan_route(km, mk, li, d, sc.bf)
             bonus = 0.0
             s = -1
@@ -1040,7 +1056,7 @@ def _action(km: KernelMap, mk: V1, li: i64, d: i64, k: i64, s: i64, card: i64, s
     """A candidate as an action: a free ride's station (``n_stations``: none) or the
     canonical line move."""
     if li < 0:
-        return 16 * km.n_lines + (km.n_stations if s < 0 else s)
+        return (km.n_lines << _LSH) + (km.n_stations if s < 0 else s)
     return _canonical(km, mk, li, d, k, card, sc)
 
 
@@ -1053,7 +1069,7 @@ def _evaluated(
     """Greedy's candidates of seat ``p`` for ``card`` with their gains; returns how many."""
     mk: V1 = sh.mk[p]
     win: V1 = sh.win[p]
-    pw: f64 = 1.0 if sh.players == 1 else 0.5
+    pw: f64 = sh.weight
     _lost(km, sh, p, sc.lost)
     _bases(km, bp, mk, win, sc.lost, sc.base, sc.isfull)
     extra: f64 = bp.extra if special else 0.0
@@ -1127,7 +1143,7 @@ def _lookahead_move(
     ``width`` best moves (expectimax over the draw pile; the full deck after the 6)."""
     mk: V1 = sh.mk[p]
     win: V1 = sh.win[p]
-    pw: f64 = 1.0 if sh.players == 1 else 0.5
+    pw: f64 = sh.weight
     n: i64 = _evaluated(km, bp, sh, p, card, special, sc)
     if n == 1 or is_extra:
         return _greedy_pick(km, bp, mk, n, card, mt, sc)
@@ -1152,8 +1168,8 @@ def _lookahead_move(
         sc.top_cdr[i] = sc.cdr[o]
         sc.top_ck[i] = sc.ck[o]
         sc.top_cs[i] = sc.cs[o]
-    six: cython.bint = card == _SIX
-    tot: i64 = _DECK_SIZE if six else sh.total
+    six: cython.bint = card == sh.reshuffle
+    tot: i64 = sh.deck_size if six else sh.total
     best: f64 = -1e300
     ba: i64 = -1
     a: i64
@@ -1184,8 +1200,8 @@ def _lookahead_move(
             left += win[lj]
         if left:
             _bases(km, bp, mk, win, sc.lost, sc.base2, sc.isfull2)
-            for c in range(8):
-                cnt = _DECK[c] if six else sh.counts[c]
+            for c in range(_N_KINDS):
+                cnt = sh.deck[c] if six else sh.counts[c]
                 if not cnt:
                     continue
                 m2 = _candidates(km, bp, mk, win, c, pw, sc.base2, sc.isfull2, sc.lost, 0.0, sc)
@@ -1217,7 +1233,7 @@ def _play(
     ``hist`` as far as it has room; returns its length."""
     n: i64 = sh.players
     S: i64 = km.n_stations
-    fb: i64 = 16 * km.n_lines
+    fb: i64 = km.n_lines << _LSH
     p: i64
     _reset(km, sh)
     for p in range(n):
@@ -1262,7 +1278,9 @@ def _play(
                     if a - fb < S:
                         _mark(km, sh, p, a - fb)
                 else:
-                    nsp = _play_line(km, sh, p, card, a >> 4, a >> 3 & 1, a & 7, sc.bf)
+                    nsp = _play_line(
+                        km, sh, p, card, a >> _LSH, a >> _RSH & _RMASK, a & _KMASK, sc.bf
+                    )
                 if special:
                     pending = owed_extras(card, pending, nsp, sh.wleft[p])
                     if pending >= 0:
@@ -1310,7 +1328,7 @@ def play_games(
                 empty[g, p, s] = em
                 boxed[g, p, s] = sh.boxed[p, s]
                 e += em
-            scores[g, p] = sh.lpts[p] + 2 * sh.inter[p] - penalty(e, n)
+            scores[g, p] = sh.lpts[p] + 2 * sh.inter[p] - sh.pen[e]
             for li in range(km.n_lines):
                 when[g, p, li] = sh.when[p, li]
                 firsts[g, p, li] = sh.firsts[p, li]
@@ -1322,8 +1340,9 @@ class Kernel:
     ``play_history(seed)``."""
 
     def __init__(
-        self, km: KernelMap, bots: tuple[str, ...], special: bool, params: BotParams
-    ) -> None:
+        self, km: KernelMap, bots: tuple[str, ...], special: bool, params: BotParams,
+        ruleset: Any,
+    ) -> None:  # fmt: skip
         import numpy as np
 
         self.km = km
@@ -1331,7 +1350,7 @@ class Kernel:
         self.n = len(bots)
         self.bots = np.array([BOT_CODES[b] for b in bots], np.int64)
         self.special = bool(special)
-        self.sh = Sheets(self.km, self.n)
+        self.sh = Sheets(self.km, self.n, ruleset)
         self.sc = Scratch(self.km)
         self.mts = np.zeros((self.n, 625), np.int64)
         self.no_history = np.zeros(0, np.int64)

@@ -11,14 +11,16 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from mapkit.engine.actions import line_of
 from mapkit.engine.cards import CARD_BY_NAME, CARD_NAMES, CARD_VALUE, FREE, window_text
 from mapkit.engine.errors import IllegalMove
-from mapkit.engine.game import Game
+from mapkit.engine.game import Game, GameOptions
 from mapkit.engine.scoring import solo_band, solo_rating
 from mapkit.engine.seats import MAX_PLAYERS, PLAYER_RANGE, valid_player_count
 from mapkit.engine.state import State
 from mapkit.mapfile.jsonpos import Positions, join_pointer
 from mapkit.mapfile.model import CityMap, fingerprint
+from mapkit.rulesets import DEFAULT_RULESET, RULESETS, Ruleset
 
 FORMAT = "mapkit-game/1"
 MAX_CROSSES = max(CARD_VALUE)
@@ -216,7 +218,7 @@ def _explain(doc: Any, path: list[Any], err: Any) -> tuple[int | None, str | Non
         if not isinstance(value, str):
             cards = ", ".join(f'"{c}"' for c in CARD_NAMES)
             return r, None, f"a card is a string, one of {cards}; not {_json(value)}"
-        return r, None, f"unknown card {value!r} (the deck has {', '.join(CARD_NAMES)})"
+        return r, None, f"unknown card {value!r} (the deck has {', '.join(_deck_names(doc))})"
     if len(path) == 3:
         if err.validator == "maxItems":
             return (
@@ -235,6 +237,13 @@ def _explain(doc: Any, path: list[Any], err: Any) -> tuple[int | None, str | Non
         return r, name, err.message
     extra, rule = found
     return r, name if not extra else f"{name} (extra action {extra})", rule
+
+
+def _deck_names(doc: dict[str, Any]) -> list[str]:
+    """The card names of the deck a record names (every card name for an unknown ruleset)."""
+    name = doc.get("ruleset", DEFAULT_RULESET)
+    rules = RULESETS.get(name) if isinstance(name, str) else None
+    return [CARD_NAMES[k] for k in (rules.kinds if rules else range(len(CARD_NAMES)))]
 
 
 def check_header(doc: Any, city: CityMap | None = None) -> tuple[list[str], bool, list[Any]]:
@@ -259,6 +268,9 @@ def check_header(doc: Any, city: CityMap | None = None) -> tuple[list[str], bool
             f" stops, windows or points differ (fingerprint {fingerprint(city)}, the record"
             f" says {recorded}); replay it on the map it was played on"
         )
+    ruleset = doc.get("ruleset", DEFAULT_RULESET)
+    if not isinstance(ruleset, str):
+        raise RecordError("'ruleset' must be a ruleset's name (a string)")
     variant = doc.get("variant", {})
     if not isinstance(variant, dict) or set(variant) - {"special_stations"}:
         raise RecordError("'variant' must be an object like {\"special_stations\": false}")
@@ -282,14 +294,30 @@ def check_header(doc: Any, city: CityMap | None = None) -> tuple[list[str], bool
     return players, special, rounds
 
 
-def replay(city: CityMap, doc: Any, upto: int | None = None) -> Replayed:
+def replay(
+    city: CityMap, doc: Any, upto: int | None = None, ruleset: Ruleset | None = None
+) -> Replayed:
     """Verify every card and move of a record; RecordError names the round, player and rule.
 
-    ``upto``: stop after that round (a partial game is then allowed).
+    ``upto``: stop after that round (a partial game is then allowed). ``ruleset``: the rules to
+    replay under (default: the map's); a record played under other rules is refused.
     """
     check_schema(doc)
     names, special, rounds = check_header(doc, city)
-    game = Game(city, players=len(names), special_stations=special)
+    rules = ruleset or city.ruleset
+    played = doc.get("ruleset", DEFAULT_RULESET)
+    if played != rules.id:
+        whose = "the --ruleset given" if ruleset else "the map's"
+        raise RecordError(
+            f"the game was played under the {played} ruleset, but this replay uses {rules.id}"
+            f" ({whose}); replay it with --ruleset {played}"
+        )
+    if not rules.players_ok(len(names)):
+        raise RecordError(
+            f"{rules.id} is played by {rules.min_players} to {rules.max_players} players,"
+            f" not {len(names)}"
+        )
+    game = Game(city, GameOptions(len(names), special, rules))
     state = game.new_initial_state(doc.get("seed") or 0)
     t = game.tables
     out = Replayed(game, state, names, 0, [{lid: [] for lid in t.line_ids} for _ in names])
@@ -304,8 +332,9 @@ def replay(city: CityMap, doc: Any, upto: int | None = None) -> Replayed:
         if not isinstance(name, str):
             cards = ", ".join(f'"{c}"' for c in CARD_NAMES)
             raise RecordError(f"a card is a string, one of {cards}; not {_json(name)}", r)
-        if name not in CARD_BY_NAME:
-            raise RecordError(f"unknown card {name!r} (the deck has {', '.join(CARD_NAMES)})", r)
+        deck = [CARD_NAMES[k] for k in game.ruleset.kinds]
+        if CARD_BY_NAME.get(name) not in game.ruleset.kinds:
+            raise RecordError(f"unknown card {name!r} (the deck has {', '.join(deck)})", r)
         kind = CARD_BY_NAME[name]
         try:
             state.apply_action(kind)
@@ -389,9 +418,15 @@ def _replay_player(
         m = queue.popleft()
         where = name if first else f"{name} (extra action {extra})"
         lid = m.get("line") if isinstance(m, dict) else None
-        if "direction" in m and t.line_index.get(lid) is not None and not t.loop[t.line_index[lid]]:
+        li = t.line_index.get(lid) if isinstance(lid, str) else None
+        if "direction" in m and li is not None and not t.multi_route[li]:
             # even "forward": a record that names a direction on a plain line was misread
-            raise RecordError(f"line {lid} is not a loop line: it has no direction", r, where)
+            raise RecordError(
+                f"line {lid} is travelled one way only (not a loop, not two-ended): it has no"
+                " direction",
+                r,
+                where,
+            )
         try:
             a = state.move_to_action(m)
         except IllegalMove as exc:
@@ -407,7 +442,7 @@ def _replay_player(
             )
         state.apply_action(a)
         if kind != FREE:
-            lid = t.line_ids[a >> 4]
+            lid = t.line_ids[line_of(a)]
             out.windows[p][lid].append(window_text(kind))
         earned = state.last_earned()
         if len(then) > earned:
@@ -506,9 +541,11 @@ def record_from_history(
         "format": FORMAT,
         "map": game.city.id,
         "map_fingerprint": fingerprint(game.city),
-        "variant": {"special_stations": game.special_stations},
-        "players": list(players),
     }
+    if game.ruleset.id != DEFAULT_RULESET:  # absent: the default, as records before rulesets
+        doc["ruleset"] = game.ruleset.id
+    doc["variant"] = {"special_stations": game.special_stations}
+    doc["players"] = list(players)
     if seed is not None:
         doc["seed"] = seed
     doc["rounds"] = rounds

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mapkit.engine.kernel import penalty
 from mapkit.rating import solo_band, solo_rating
+from mapkit.rulesets import VOLL_VERPLANT, Ruleset
 
 
 @dataclass(frozen=True)
@@ -16,7 +16,12 @@ class Breakdown:
     completed: dict[str, int] = field(default_factory=dict)
     interchanges: tuple[int, ...] = ()
     empty_stations: int = 0
-    solo: bool = False
+    players: int = 1
+    ruleset: Ruleset = VOLL_VERPLANT
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
 
     @property
     def line_points(self) -> int:
@@ -24,20 +29,24 @@ class Breakdown:
 
     @property
     def interchange_points(self) -> int:
-        return 2 * sum(self.interchanges)
+        return self.ruleset.interchange_points(self.interchanges)
 
     @property
     def penalty(self) -> int:
-        return penalty(self.empty_stations, 1 if self.solo else 2)
+        return self.ruleset.penalty(self.empty_stations, self.players)
 
     @property
     def score(self) -> int:
         return self.line_points + self.interchange_points - self.penalty
 
 
-def ranks(scores: list[int], empty: list[int]) -> list[int]:
-    """1 for the winner; equal scores split by fewer empty stations; still equal: shared rank."""
-    keys = [(-s, e) for s, e in zip(scores, empty, strict=True)]
+def ranks(
+    scores: list[int], empty: list[int], tie_break: str = VOLL_VERPLANT.tie_break
+) -> list[int]:
+    """1 for the winner; equal scores split by fewer empty stations (``tie_break``
+    ``fewer-empty``, the rulebook's) or not at all (``shared``); still equal: shared rank."""
+    split = tie_break == "fewer-empty"
+    keys = [(-s, e if split else 0) for s, e in zip(scores, empty, strict=True)]
     return [1 + sum(1 for other in keys if other < k) for k in keys]
 
 

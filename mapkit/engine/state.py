@@ -8,9 +8,8 @@ lists so that ``clone()`` copies a handful of lists.
 
 Actions (ints) of a player:
 
-* line moves: ``line_index * 16 + direction * 8 + crosses`` (direction 1 =
-  backward, loop lines only; an interchange has ``crosses`` 0);
-* free ride: ``free_base + station_index``; ``free_base + n_stations`` is "none".
+* line moves and free rides, laid out by :mod:`mapkit.engine.actions` (the hot loops here read
+  its constants).
 
 Chance actions are card kinds 0..7 (``cards.CARD_NAMES``).
 """
@@ -21,27 +20,27 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mapkit.engine.cards import (
-    CARD_NAMES,
-    CHANCE,
-    DECK_COUNTS,
-    DECK_SIZE,
-    FREE,
-    PLUS,
-    SIX,
-    TERMINAL,
+from mapkit.engine.actions import (
+    BACKWARD,
+    CHOICE_MASK,
+    CROSSES_MASK,
+    LINE_SHIFT,
+    ROUTE_MASK,
+    ROUTE_SHIFT,
+    decode,
 )
+from mapkit.engine.cards import CARD_NAMES, CHANCE, FREE, PLUS, TERMINAL
 from mapkit.engine.errors import IllegalMove
 from mapkit.engine.kernel import (
     completion_points,
     nth_card,
     owed_extras,
-    penalty,
     pick,
     race_firsts,
     seed_key,
 )
 from mapkit.engine.scoring import Breakdown, ranks
+from mapkit.engine.tables import KIND_BITS
 
 if TYPE_CHECKING:
     from mapkit.engine.game import Game
@@ -88,8 +87,8 @@ class State:
         self._n = n
         self._seed = seed
         self._smix = seed_key(seed)
-        self._counts = array("q", DECK_COUNTS)
-        self._total = DECK_SIZE
+        self._counts = array("q", game.ruleset.counts)
+        self._total = game.ruleset.deck_size
         self._cur = CHANCE
         self._card = -1
         self._round = 0
@@ -255,8 +254,8 @@ class State:
     def score(self, player: int) -> int:
         return (
             self._lpts[player]
-            + 2 * sum(self._inter[player])
-            - penalty(self.empty_stations(player), self._n)
+            + self._game.ruleset.interchange_points(self._inter[player])
+            - self._game.ruleset.penalty(self.empty_stations(player), self._n)
         )
 
     def scores(self) -> list[int]:
@@ -274,10 +273,13 @@ class State:
             for li in range(t.n_lines)
             if done >> li & 1
         }
-        return Breakdown(completed, self._inter[player], self.empty_stations(player), self._n == 1)
+        return Breakdown(
+            completed, self._inter[player], self.empty_stations(player), self._n, self._game.ruleset
+        )
 
     def ranks(self) -> list[int]:
-        return ranks(self.scores(), [self.empty_stations(p) for p in range(self._n)])
+        empty = [self.empty_stations(p) for p in range(self._n)]
+        return ranks(self.scores(), empty, self._game.ruleset.tie_break)
 
     # ------------------------------------------------------------ legality
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -298,16 +300,16 @@ class State:
         base = cur * L
         win = self._win
         local = self._local
-        loop = t.loop
+        multi = t.multi_route
         cmemo = t.choice_memo
         choices = t.choices
         for li in range(L):
             if not win[base + li]:
                 continue
             lm = local[base + li]
-            x = cmemo[li].get(lm << 3 | c) or choices(li, lm, c)
-            a0 = li << 4
-            if loop[li]:
+            x = cmemo[li].get(lm << KIND_BITS | c) or choices(li, lm, c)
+            a0 = li << LINE_SHIFT
+            if multi[li]:
                 acts.extend([a0 | y for y in x])
             else:
                 acts.extend(range(a0, a0 + len(x)))
@@ -338,9 +340,9 @@ class State:
             return 0 <= s < t.n_stations and not self._marked[cur] >> s & 1
         if not 0 <= action < t.free_base:
             return False
-        li = action >> 4
+        li = action >> LINE_SHIFT
         i = cur * t.n_lines + li
-        return bool(self._win[i]) and (action & 15) in t.choices(li, self._local[i], c)
+        return bool(self._win[i]) and (action & CHOICE_MASK) in t.choices(li, self._local[i], c)
 
     def check(self, a: int) -> None:
         """Raise IllegalMove naming the rule when ``a`` is not legal here."""
@@ -371,12 +373,15 @@ class State:
             return
         if not 0 <= a < fb:
             raise IllegalMove(f"a {CARD_NAMES[c]} card is played on a line, not a station")
-        li, d, k = a >> 4, a >> 3 & 1, a & 7
+        li, d, k = decode(a)
         lid = t.line_ids[li]
         if not self._win[cur * t.n_lines + li]:
             raise IllegalMove(f"line {lid} has no empty window")
-        if d and not t.loop[li]:
-            raise IllegalMove(f"line {lid} is not a loop line: it has no direction")
+        if d >= len(t.routes[li]):
+            raise IllegalMove(
+                f"line {lid} is travelled one way only (not a loop, not two-ended): it has no"
+                " direction"
+            )
         lm = self._local[cur * t.n_lines + li]
         if c == PLUS:
             if k:
@@ -396,11 +401,12 @@ class State:
         On a loop line, a backward move that marks exactly what the forward
         move marks is listed once, as the forward move.
         """
-        if self._cur < 0 or self._card == FREE or not a & 8:
+        if self._cur < 0 or self._card == FREE or not a & BACKWARD:
             return a
         t = self._t
-        li = a >> 4
-        return t.canonical(li, self._local[self._cur * t.n_lines + li], 1, a & 7, self._card)
+        li = a >> LINE_SHIFT
+        lm = self._local[self._cur * t.n_lines + li]
+        return t.canonical(li, lm, 1, a & CROSSES_MASK, self._card)
 
     # ---------------------------------------------------------------- moving
     def apply_action(self, action: int) -> None:
@@ -425,7 +431,7 @@ class State:
             self._total -= 1
             self._reveal(action)
         else:
-            self._do(self.canonical(action) if action & 8 else action)
+            self._do(self.canonical(action) if action & BACKWARD else action)
 
     def random_action(self, rand: Callable[[], float]) -> int:
         """A uniformly random legal action, drawing uniform floats in [0, 1) from ``rand``.
@@ -461,10 +467,10 @@ class State:
             j = int(rand() * span)
             li = ol[j // width]
             lm = local[base + li]
-            x = cmemo[li].get(lm << 3 | c) or t.choices(li, lm, c)
+            x = cmemo[li].get(lm << KIND_BITS | c) or t.choices(li, lm, c)
             j %= width
             if j < len(x):
-                return li << 4 | x[j]
+                return li << LINE_SHIFT | x[j]
 
     def deal(self) -> int:
         """Reveal the next card of this game's seeded deck and return its kind.
@@ -491,18 +497,19 @@ class State:
         rnd = self._round
         last = self._card
         out: list[int] = []
+        rules = self._game.ruleset
         if last >= 0:
             rnd += 1
-            if last == SIX:
-                counts, total = array("q", DECK_COUNTS), DECK_SIZE
+            if last == rules.reshuffle:
+                counts, total = array("q", rules.counts), rules.deck_size
         for _ in range(n):
             k = nth_card(counts, pick(self._smix, rnd, total))
             counts[k] -= 1
             total -= 1
             out.append(k)
             rnd += 1
-            if k == SIX:
-                counts, total = array("q", DECK_COUNTS), DECK_SIZE
+            if k == rules.reshuffle:
+                counts, total = array("q", rules.counts), rules.deck_size
         return out
 
     def _reveal(self, c: int) -> None:
@@ -529,15 +536,16 @@ class State:
                 upd = t.station_upd[s]
         else:
             L = t.n_lines
-            li = a >> 4
+            li = a >> LINE_SHIFT
             i = p * L + li
             self._win[i] -= 1
             self._wleft[p] -= 1
             if not self._wleft[p]:
                 self._unfinished -= 1
-            k = a & 7
+            k = a & CROSSES_MASK
+            d = a >> ROUTE_SHIFT & ROUTE_MASK
             if c == PLUS:
-                e = t.entry(li, a >> 3 & 1, self._local[i])
+                e = t.entry(li, d, self._local[i])
                 if e.entry >= 0:
                     g, upd, nsp = e.outcomes[1]
                     self._marked[p] |= g
@@ -545,8 +553,7 @@ class State:
                     self._inter[p] = (*self._inter[p], t.intersections[e.entry])
             elif k:
                 lm = self._local[i]
-                d = a >> 3 & 1
-                e = t.memo[2 * li + d].get(lm) or t.entry(li, d, lm)
+                e = t.memo[li][d].get(lm) or t.entry(li, d, lm)
                 g, upd, nsp = e.outcomes[k]
                 self._marked[p] |= g
         if upd:
@@ -603,9 +610,10 @@ class State:
                         self._when[base + li] = rnd
                 newly[p] = 0
             self._taken = taken | now
-        if self._card == SIX:
-            self._counts = array("q", DECK_COUNTS)
-            self._total = DECK_SIZE
+        rules = self._game.ruleset
+        if self._card == rules.reshuffle:
+            self._counts = array("q", rules.counts)
+            self._total = rules.deck_size
         self._round += 1
         self._card = -1
         self._cur = TERMINAL if not self._unfinished else CHANCE

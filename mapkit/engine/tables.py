@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from mapkit.engine import kernel
-from mapkit.engine.cards import CARD_VALUE, PLUS
+from mapkit.cards import CARD_VALUE, N_KINDS, PLUS
+from mapkit.engine import actions, kernel
 from mapkit.mapfile.model import CityMap
+
+KIND_BITS = (N_KINDS - 1).bit_length()
+"""A choice memo's key is ``line-local mask << KIND_BITS | card kind``."""
 
 
 class Outcome(NamedTuple):
@@ -71,8 +74,10 @@ def _memos(city: CityMap) -> tuple:
     hit = _MEMOS.get(id(city))
     if hit is not None and hit[0] is city:
         return hit[1]
-    n = len(city.lines)
-    memos = ([{} for _ in range(2 * n)], [{} for _ in range(n)])
+    memos = (
+        [[{} for _ in ln.routes] for ln in city.lines],
+        [{} for _ in city.lines],
+    )
     _MEMOS[id(city)] = (city, memos)
     while len(_MEMOS) > _MEMOS_KEPT:
         del _MEMOS[next(iter(_MEMOS))]
@@ -105,18 +110,15 @@ class Tables:
             for j, s in enumerate(st):
                 at[s].append((li, 1 << j))
         self.station_upd: tuple[tuple[tuple[int, int], ...], ...] = tuple(tuple(a) for a in at)
-        self.routes: list[tuple[tuple[int, ...], ...]] = []
-        for li, st in enumerate(self.stops):
-            fwd = tuple(range(len(st)))
-            self.routes.append((fwd, (0, *range(len(st) - 1, 0, -1))) if self.loop[li] else (fwd,))
-        self.has_loops = any(self.loop)
-        wide = 2 if self.has_loops else 1
+        self.routes = tuple(ln.routes for ln in city.lines)
+        self.multi_route = tuple(len(r) > 1 for r in self.routes)
+        wide = max(len(r) for r in self.routes)
         self.slots = tuple(wide if k == PLUS else wide * v + 1 for k, v in enumerate(CARD_VALUE))
         """Per card kind: at least as many as ``choices`` can list on any line (sampling)."""
-        self.free_base = 16 * self.n_lines
+        self.free_base = actions.free_base(self.n_lines)
         self.stop_masks = tuple(sum(1 << s for s in st) for st in self.stops)
         """Per line, the global bits of its stops."""
-        self.memo: list[dict[int, LineEntry]]
+        self.memo: list[list[dict[int, LineEntry]]]
         self.choice_memo: list[dict[int, tuple[int, ...]]]
         self.memo, self.choice_memo = _memos(city)
         self.kernel = kernel.kernel_map(self)
@@ -135,22 +137,23 @@ class Tables:
     def entry(self, li: int, d: int, lm: int) -> LineEntry:
         """Line ``li`` in direction ``d`` with line-local mask ``lm``: what a card finds there
         (``kernel.route_scan``) and what marking the first ``k`` empty stops does."""
-        memo = self.memo[2 * li + d]
+        memo = self.memo[li][d]
         e = memo.get(lm)
         if e is None:
             e = remember(memo, lm, self._compute(li, d, lm))
         return e
 
     def choices(self, li: int, lm: int, card: int) -> tuple[int, ...]:
-        """The legal ``direction << 3 | crosses`` of a line card on line ``li`` (given a window).
+        """The legal ``actions.choice(route, crosses)`` of a line card on line ``li`` (given a
+        window).
 
         In the order ``State.legal_actions`` lists them: forward 0..most, then the
         backward moves of a loop that differ from the forward move with as many
         crosses. The one rule of what a card may do on a line: the checked list and
         ``State.random_action`` read it; the kernel compiles the same rule (harness).
-        Memoised per (line, line-local mask, card) in ``choice_memo[li][lm << 3 | card]``.
+        Memoised per (line, line-local mask, card) in ``choice_memo[li][lm << KIND_BITS | card]``.
         """
-        key = lm << 3 | card
+        key = lm << KIND_BITS | card
         memo = self.choice_memo[li]
         x = memo.get(key)
         if x is None:

@@ -83,7 +83,9 @@ def check_ids(doc: dict[str, Any], emit: Callable[[str, str, str], None]) -> Non
 
 
 def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic]:
-    """REF001-REF009 on a schema-valid document."""
+    """REF001-REF010 on a schema-valid document."""
+    from mapkit.rulesets import RulesetError, ruleset_from_doc
+
     out: list[Diagnostic] = []
 
     def emit(code: str, msg: str, pointer: str) -> None:
@@ -91,6 +93,11 @@ def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic
         out.append(make(code, msg, pointer, line, col))
 
     check_ids(doc, emit)
+    if isinstance(doc.get("ruleset"), dict):
+        try:
+            ruleset_from_doc(doc["ruleset"])
+        except RulesetError as exc:
+            emit("REF010", f"the map's ruleset cannot be played: {exc}", "/ruleset")
 
     coords: dict[str, tuple[float, float]] = {}
     for i, st in enumerate(doc["stations"]):

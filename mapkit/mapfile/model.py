@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from mapkit.rulesets import VOLL_VERPLANT, Ruleset, ruleset_from_doc
+
 Point = tuple[float, float]
 DEFAULT_SHEET_COLOR = "#ffffff"
 
@@ -69,6 +71,17 @@ class Line:
     def first_stop(self) -> str:
         return self.stops[0]
 
+    @property
+    def routes(self) -> tuple[tuple[int, ...], ...]:
+        """The ways a card may travel the line, as stop positions in the order it crosses them
+        (rules-notes 1-3, 7): from the wagon; a loop also the other way round from its first
+        stop. The engine, the kernel and the bots read these; an action names one by index
+        (:mod:`mapkit.engine.actions`)."""
+        forward = tuple(range(len(self.stops)))
+        if self.loop:
+            return (forward, (0, *range(len(self.stops) - 1, 0, -1)))
+        return (forward,)
+
 
 @dataclass(frozen=True)
 class CityMap:
@@ -81,6 +94,8 @@ class CityMap:
     author: str | None = None
     description: str | None = None
     source: str | None = None
+    ruleset: Ruleset = VOLL_VERPLANT
+    """The edition the map is played under (``"ruleset"``; ``--ruleset`` overrides it)."""
     _stations_by_id: Mapping[str, Station] = field(init=False, repr=False, compare=False)
     _lines_by_id: Mapping[str, Line] = field(init=False, repr=False, compare=False)
     _lines_at: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
@@ -190,6 +205,7 @@ def build_map(doc: Mapping[str, Any], source: str | None = None) -> CityMap:
         author=doc.get("author"),
         description=doc.get("description"),
         source=source,
+        ruleset=ruleset_from_doc(doc.get("ruleset")),
     )
 
 

@@ -6,7 +6,8 @@ and the solo rating table. It follows the map: the loop rule only where a line l
 the special-station rule only where there are special stations, each symbol drawn as
 the sheet draws it. The text is set as large as the page allows (the tallest of the
 three columns fills the page). Counts, values and the rating table come from the card
-and rating tables (:mod:`mapkit.cards`, :mod:`mapkit.rating`).
+and rating tables (:mod:`mapkit.rulesets`, :mod:`mapkit.rating`): the map's ruleset says
+which deck, interchange and penalty the back explains.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mapkit.cards import DECK, DECK_COUNTS
 from mapkit.mapfile.model import CityMap
 from mapkit.rating import LOWEST_RATING, RATINGS, solo_band
 from mapkit.render.cards import card_face, card_rule, wrap
-from mapkit.render.panel import SCORE_DETAILS, SCORE_OPERATORS, score_titles
+from mapkit.render.panel import SCORE_OPERATORS, score_details, score_titles
 from mapkit.render.style import INK, PAPER_WHITE, SPECIAL_FILL, fmt, fmt_points
 from mapkit.render.svg import SheetDrawing, pill_path, star_points
 from mapkit.sheet import Rect
@@ -112,7 +112,7 @@ class _Back:
 
     def face(self, kind: int) -> Callable[[float, float, float], None]:
         def draw(x: float, y: float, s: float) -> None:
-            count = DECK_COUNTS[kind]
+            count = self.d.city.ruleset.counts[kind]
             self.d.text(self.g, f"{count}×", x - s * 1.6, y, s * 0.9, middle=True, cls="back-count")
             self.d.text(
                 self.g, card_face(kind), x + s * 1.4, y, s * 1.45, anchor="middle", bold=True,
@@ -166,9 +166,10 @@ class _Back:
 
 
 def _columns(city: CityMap, b: _Back, solo: bool) -> list[list[Block]]:
+    rules = city.ruleset
     cards = Block(
-        f"The {len(DECK)} cards",
-        tuple(Item(card_rule(kind), b.face(kind)) for kind in range(len(DECK_COUNTS))),
+        f"The {rules.deck_size} cards",
+        tuple(Item(card_rule(kind, rules), b.face(kind)) for kind in rules.kinds),
     )
     round_items = [Item(step) for step in round_steps()]
     loops = [ln.id for ln in city.lines if ln.loop]
@@ -201,17 +202,23 @@ def _columns(city: CityMap, b: _Back, solo: bool) -> list[list[Block]]:
         ),
         Item("Each wagon: its letter, then one window per card it takes.", _wagon(b)),
     ]
+    details = score_details(solo, rules)
+    tie = (
+        "Most points wins; a tie goes to fewer empty stations."
+        if rules.tie_break == "fewer-empty"
+        else "Most points wins; equal scores share the place."
+    )
     scoring = Block(
         "Scoring",
         (
             *(
                 Item(
-                    caption + (f": {SCORE_DETAILS[box]}" if box in SCORE_DETAILS else ""),
+                    caption + (f": {details[box]}" if box in details else ""),
                     b.symbol_text(SCORE_OPERATORS[box] or "◇", "back-score-op"),
                 )
-                for box, caption in score_titles(solo).items()
+                for box, caption in score_titles(solo, rules).items()
             ),
-            Item("Most points wins; a tie goes to fewer empty stations."),
+            Item(tie),
         ),
     )
     bounds = [lo for lo, _ in RATINGS]

@@ -4,15 +4,17 @@ Each card is drawn to its trim plus a bleed (its border colour runs 3 mm past th
 cards sit two bleeds apart on a centred grid (``sheet.card_grid``), and cut marks in
 the front's margin carry every card edge to the guillotine. The back page puts each card's
 back where the front lies when the sheet is turned over (``sheet.behind``), so a
-duplex print lands every back behind its card. The deck, its counts and values are
-the card table's (:mod:`mapkit.cards`); only the wording lives here.
+duplex print lands every back behind its card. The card kinds and values are the card
+table's (:mod:`mapkit.cards`), the deck, its counts and names the ruleset's
+(:mod:`mapkit.rulesets`); only the wording lives here.
 """
 
 from __future__ import annotations
 
-from mapkit.cards import CARD_EXPRESS, CARD_NAMES, CARD_VALUE, DECK, PLUS
+from mapkit.cards import CARD_EXPRESS, CARD_NAMES, CARD_VALUE, PLUS
 from mapkit.render.fontmetrics import FONT_FAMILY, text_width
 from mapkit.render.style import INK, PAPER_WHITE, fmt, fmt_points
+from mapkit.rulesets import VOLL_VERPLANT, Ruleset
 from mapkit.sheet import METRICS, CardGrid, Rect, behind, card_grid, page_boxes
 
 FREE_FACE = "⊗"
@@ -45,8 +47,10 @@ def card_face(kind: int) -> str:
     return ("×" if family == "express" else "") + str(CARD_VALUE[kind])
 
 
-def card_title(kind: int) -> str:
-    """The card's name, printed under its face."""
+def card_title(kind: int, ruleset: Ruleset = VOLL_VERPLANT) -> str:
+    """The card's name, printed under its face (the edition's own where it has one)."""
+    if dict(ruleset.labels).get(kind):
+        return ruleset.label(kind)
     family = card_kind_name(kind)
     if family == "plus":
         return "Interchange"
@@ -54,16 +58,17 @@ def card_title(kind: int) -> str:
         return "Free ride"
     if family == "express":
         return "Express"
-    return "Reshuffle after" if CARD_VALUE[kind] == 6 else "Move"
+    return "Reshuffle after" if kind == ruleset.reshuffle else "Move"
 
 
-def card_rule(kind: int) -> str:
+def card_rule(kind: int, ruleset: Ruleset = VOLL_VERPLANT) -> str:
     """One sentence per card kind: what a player does with it."""
     family = card_kind_name(kind)
     if family == "plus":
+        number = "twice the number" if ruleset.interchange == "written-twice" else "the number"
         return (
             "Interchange: write + in a window; the first empty stop from the wagon gets "
-            "the number of lines stopping there, in a box."
+            f"{number} of lines stopping there, in a box."
         )
     if family == "free":
         return "Free ride: cross any one empty station anywhere, or none. No window."
@@ -73,7 +78,11 @@ def card_rule(kind: int) -> str:
             f"Express: write {v}; up to {v} crosses from the first empty stop, skipping "
             "stops already marked."
         )
-    tail = f" Then all {len(DECK)} cards are shuffled again." if v == 6 else ""
+    tail = (
+        f" Then all {ruleset.deck_size} cards are shuffled again."
+        if kind == ruleset.reshuffle
+        else ""
+    )
     return (
         f"Write {v} in a window; up to {v} crosses from the first empty stop on, "
         f"stopping at a marked one.{tail}"
@@ -132,7 +141,7 @@ def _text(dwg, parent, s: str, x: float, y: float, size: float, **kw) -> None:
     parent.add(dwg.text(s, insert=(fmt(x), fmt(y)), **attrs))
 
 
-def _front(dwg, root, kind: int, cell: Rect, bleed: float) -> None:
+def _front(dwg, root, kind: int, cell: Rect, bleed: float, ruleset: Ruleset) -> None:
     g = dwg.g(**{"class": "card", "data-card": CARD_NAMES[kind]})
     root.add(g)
     colour = BORDER[card_kind_name(kind)]
@@ -163,9 +172,9 @@ def _front(dwg, root, kind: int, cell: Rect, bleed: float) -> None:
         transform=f"rotate(180 {fmt(index_x)} {fmt(index_y - corner * 0.36)})",
         **{"class": "card-index"},
     )  # fmt: skip
-    title = card_title(kind)
+    title = card_title(kind, ruleset)
     _text(dwg, g, title, cx, inner.y + inner.h * 0.56, 4.0, bold=True, fill=colour)
-    rule = card_rule(kind).split(": ", 1)[-1]
+    rule = card_rule(kind, ruleset).split(": ", 1)[-1]
     size = 2.6
     # the upside-down index reaches up to its glyph's full height above the card's bottom
     # corner; the rule text, centred, keeps its lines this clear of the index on both sides
@@ -223,9 +232,10 @@ def _back(dwg, root, cell: Rect, bleed: float) -> None:
 
 
 def card_sheets(
-    paper: str = "a4", size: tuple[float, float] = (63.0, 88.0)
+    paper: str = "a4", size: tuple[float, float] = (63.0, 88.0), ruleset: Ruleset = VOLL_VERPLANT
 ) -> tuple[list[str], list[str]]:
-    """The deck on as many pages as it needs: (fronts, backs), one back page per front page.
+    """The deck of ``ruleset`` on as many pages as it needs: (fronts, backs), one back page
+    per front page.
 
     Backs are drawn upright as read, each behind its front; turning a back page for a
     printer that flips on the long edge is the PDF export's job.
@@ -233,12 +243,13 @@ def card_sheets(
     grid = card_grid(paper, size)
     bleed = grid.bleed
     fronts, backs = [], []
-    for start in range(0, len(DECK), grid.per_page):
-        kinds = DECK[start : start + grid.per_page]
+    deck = ruleset.deck
+    for start in range(0, len(deck), grid.per_page):
+        kinds = deck[start : start + grid.per_page]
         dwg, root = _document(paper, "cards")
         bdwg, broot = _document(paper, "card-backs")
         for kind, cell in zip(kinds, grid.cells, strict=False):
-            _front(dwg, root, kind, cell, bleed)
+            _front(dwg, root, kind, cell, bleed, ruleset)
             _back(bdwg, broot, behind(cell, grid.width), bleed)
         _cut_marks(dwg, root, grid)
         fronts.append(dwg.tostring())

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mapkit.render.style import INK, PAPER_WHITE, fmt, fmt_points, text_on
+from mapkit.rulesets import VOLL_VERPLANT, Ruleset
 
 if TYPE_CHECKING:
     from mapkit.render.svg import SheetDrawing
@@ -31,9 +32,26 @@ SCORE_DETAILS = {"interchanges": "the sum of your boxed interchange numbers"}
 """What the back's rules summary adds to a score box's caption."""
 
 
-def score_titles(solo: bool) -> dict[str, str]:
-    """The caption of each score box: the sheet's boxes and the back's summary say the same."""
-    return SOLO_SCORE_TITLES if solo else SCORE_TITLES
+def score_titles(solo: bool, ruleset: Ruleset = VOLL_VERPLANT) -> dict[str, str]:
+    """The caption of each score box: the sheet's boxes and the back's summary say the same.
+    An edition that writes interchanges doubled adds them as written; a penalty table is
+    named here and printed in full on the back (:func:`score_details`)."""
+    titles = dict(SOLO_SCORE_TITLES if solo else SCORE_TITLES)
+    if ruleset.interchange == "written-twice":
+        titles["interchanges"] = "interchanges (as written)"
+    if ruleset.penalty.kind == "table":
+        titles["empty"] = "empty stations (table)"
+    elif solo and ruleset.penalty.solo_halved:
+        titles["empty"] = SCORE_TITLES["empty"]
+    return titles
+
+
+def score_details(solo: bool, ruleset: Ruleset = VOLL_VERPLANT) -> dict[str, str]:
+    """What the back's rules summary adds to each score box's caption."""
+    details = dict(SCORE_DETAILS)
+    if ruleset.penalty.kind == "table":
+        details["empty"] = ruleset.penalty.describe(solo)
+    return details
 
 
 def draw_panel(d: SheetDrawing) -> None:
@@ -95,7 +113,7 @@ def draw_scoring(d: SheetDrawing) -> None:
     """The four end-game boxes, each with its title, operator and a small picture."""
     lay = d.lay
     g = d.group("scoring", id="scoring", **{"data-game": "solo" if d.solo else "multiplayer"})
-    titles = score_titles(d.solo)
+    titles = score_titles(d.solo, d.city.ruleset)
     px = lay.panel.x
     for name, bx in lay.score_boxes.items():
         d.text(

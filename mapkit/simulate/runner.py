@@ -198,7 +198,9 @@ class KernelPlayer:
         la = make_bot("lookahead")
         assert isinstance(la, LookaheadBot)
         params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
-        self.kernel = Kernel(self.game.tables.kernel, cfg.bots, cfg.special_stations, params)
+        self.kernel = Kernel(
+            self.game.tables.kernel, cfg.bots, cfg.special_stations, params, self.game.ruleset
+        )
         warn_if_kernel_stale()
 
     def seeds(self, lo: int, hi: int) -> Any:

@@ -1,0 +1,101 @@
+"""A player's action as an int: its layout, written once.
+
+* a line move: ``line << LINE_SHIFT | route << ROUTE_SHIFT | crosses``; ``route`` is the index of
+  the way the card travels the line (:attr:`mapkit.mapfile.model.Line.routes`: 0 from the
+  wagon, 1 the other way round a loop or from a two-ended line's far end); an interchange
+  has ``crosses`` 0;
+* a free ride: ``free_base(n_lines) + station``; ``free_base(n_lines) + n_stations`` is "none".
+
+What :meth:`Tables.choices <mapkit.engine.tables.Tables.choices>` lists for a line is the low
+part, ``route << ROUTE_SHIFT | crosses`` (:func:`choice`). The kernel compiles the same
+constants into C (``mapkit/engine/kernel.py`` imports them); hot loops of the checked engine
+read the constants, everything else these functions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from mapkit.cards import FREE, MAX_VALUE, PLUS
+
+if TYPE_CHECKING:
+    from mapkit.engine.tables import Tables
+
+CROSSES_BITS = MAX_VALUE.bit_length()
+"""Enough bits for the most crosses a card allows (6: three bits)."""
+ROUTE_BITS = 1
+"""Two routes per line: from the wagon, and the other way round a loop or from the far end."""
+ROUTE_SHIFT = CROSSES_BITS
+LINE_SHIFT = CROSSES_BITS + ROUTE_BITS
+CROSSES_MASK = (1 << CROSSES_BITS) - 1
+CHOICE_MASK = (1 << LINE_SHIFT) - 1
+"""The route and crosses of a line move (what a line's choices list)."""
+BACKWARD = 1 << ROUTE_SHIFT
+"""The route bit of route 1 (the second route)."""
+MAX_ROUTES = 1 << ROUTE_BITS
+ROUTE_MASK = MAX_ROUTES - 1
+
+
+class LineMove(NamedTuple):
+    line: int
+    route: int
+    crosses: int
+
+
+def line_move(line: int, route: int, crosses: int) -> int:
+    """The action of ``crosses`` crosses on ``line`` along route ``route``."""
+    return line << LINE_SHIFT | route << ROUTE_SHIFT | crosses
+
+
+def choice(route: int, crosses: int) -> int:
+    """The low part of a line move, as a line's choices list it."""
+    return route << ROUTE_SHIFT | crosses
+
+
+def decode(action: int) -> LineMove:
+    """The line, route and crosses of a line move."""
+    return LineMove(action >> LINE_SHIFT, action >> ROUTE_SHIFT & ROUTE_MASK, action & CROSSES_MASK)
+
+
+def line_of(action: int) -> int:
+    return action >> LINE_SHIFT
+
+
+def free_base(n_lines: int) -> int:
+    """The first free-ride action of a map of ``n_lines`` lines (every line move is below)."""
+    return n_lines << LINE_SHIFT
+
+
+ROUTE_NAMES = ("forward", "backward")
+"""A record's ``direction`` of route 0 and 1 (game-record.md)."""
+
+
+def to_move(tables: Tables, action: int, card: int) -> dict[str, Any]:
+    """The record move dict of ``action`` played with card kind ``card``."""
+    t = tables
+    if card == FREE:
+        s = action - t.free_base
+        return {"station": t.station_ids[s] if s < t.n_stations else None}
+    li, route, k = decode(action)
+    move: dict[str, Any] = {"line": t.line_ids[li]}
+    if card != PLUS:
+        move["crosses"] = k
+    if len(t.routes[li]) > 1:
+        move["direction"] = ROUTE_NAMES[route]
+    return move
+
+
+def describe(move: dict[str, Any] | None) -> str:
+    """A record move in short: ``B 3``, ``C backward 2``, ``+ D``, ``free s4``, ``-``."""
+    if move is None:
+        return "-"
+    if "station" in move:
+        return f"free {move['station'] or 'none'}"
+    parts = [move["line"]]
+    if move.get("direction") == ROUTE_NAMES[1]:
+        parts.append(ROUTE_NAMES[1])
+    if "crosses" in move:
+        parts.append(str(move["crosses"]))
+    else:
+        parts.insert(0, "+")
+    return " ".join(parts)
