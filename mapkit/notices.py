@@ -367,9 +367,10 @@ NOTICES: dict[str, Notice] = {
                 'card, or name a published ruleset (`"ruleset": "metro-x"`).'
             ),
             about=(
-                "The map's `ruleset` object changes a named ruleset into one no game can be "
-                "played under: a deck with no number or express card (no line could ever be "
-                "crossed), a reshuffle card the deck does not hold (the pile would run out "
+                "The map's `ruleset` names no published ruleset, or its object changes a named "
+                "ruleset into one no game can be played under: a deck with no number or "
+                "express card (no line could ever be crossed), a reshuffle card the deck does "
+                "not hold (the pile would run out "
                 "before the windows), a penalty table out of order, or a player range outside "
                 "1 to 6. `mapkit rules --rulesets` lists the published rulesets."
             ),

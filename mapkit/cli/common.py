@@ -8,9 +8,11 @@ import sys
 from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
+
+from mapkit.rulesets import RULESETS
 
 
 class Paper(StrEnum):
@@ -26,6 +28,15 @@ class Variant(StrEnum):
 class TextOrJson(StrEnum):
     text = "text"
     json = "json"
+
+
+RulesetName = StrEnum("RulesetName", {name: name for name in RULESETS})  # type: ignore[misc]
+RulesetOption = Annotated[
+    RulesetName | None,
+    typer.Option(
+        help="Play under this ruleset instead of the map's own (`mapkit rules --rulesets`)."
+    ),
+]
 
 
 FORMATS = {".svg": "svg", ".pdf": "pdf", ".png": "png"}
@@ -207,19 +218,20 @@ def _relative(path: Path) -> Path:
         return path
 
 
-def load_or_fail(path: Path, *, check_paper: str | None = None):
+def load_or_fail(path: Path, *, check_paper: str | None = None, ruleset: str | None = None):
     """The map model, or a clear message and exit 1 (see :func:`loaded_or_fail`)."""
-    return loaded_or_fail(path, check_paper=check_paper).map
+    return loaded_or_fail(path, check_paper=check_paper, ruleset=ruleset).map
 
 
-def loaded_or_fail(path: Path, *, check_paper: str | None = None):
+def loaded_or_fail(path: Path, *, check_paper: str | None = None, ruleset: str | None = None):
     """The loaded map (document and model), or a clear message and exit 1 for a map that
     cannot be loaded.
 
     With ``check_paper`` the remaining check layers also run on the loaded file (read
     and parsed once): errors there are reported on stderr and the command carries on,
     since rendering or simulating a map mid-edit is useful, but the designer should
-    know the sheet is not yet playable as drawn.
+    know the sheet is not yet playable as drawn. ``ruleset``: play the map under this named
+    ruleset instead of its own (``--ruleset``).
     """
     from mapkit.mapfile import MapError, load_source
 
@@ -227,6 +239,10 @@ def loaded_or_fail(path: Path, *, check_paper: str | None = None):
     if result.map is None:
         exc = MapError(str(path), result.errors or result.diagnostics)
         fail(f"{exc}\n(run `mapkit validate {path}` for every problem)", 1)
+    if ruleset is not None:
+        from mapkit.rulesets import get_ruleset
+
+        result.map = result.map.with_ruleset(get_ruleset(ruleset))
     if check_paper is not None:
         from mapkit.checks import run_layers
         from mapkit.notices import Severity

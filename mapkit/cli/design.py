@@ -12,6 +12,7 @@ import typer
 from mapkit.cli import options
 from mapkit.cli.common import (
     Paper,
+    RulesetOption,
     TextOrJson,
     Variant,
     distinct_outputs,
@@ -77,6 +78,7 @@ def report(
         float | None,
         typer.Option(help="Stop after this many seconds (exit 1, nothing written)."),
     ] = None,
+    ruleset: RulesetOption = None,
 ) -> None:
     """Is MAP skilful, tense and fair? Skill ladder and luck share, decisions, tension,
     line races and difficulty, every figure with a 95 % interval.
@@ -116,7 +118,7 @@ def report(
             import matplotlib  # noqa: F401
         except ImportError:
             fail("--format html needs matplotlib: pip install 'mapkit[report]'", 2)
-    loaded = loaded_or_fail(path, check_paper="a4")
+    loaded = loaded_or_fail(path, check_paper="a4", ruleset=ruleset)
 
     from mapkit.design.report import ReportConfig, design_report
 
@@ -366,6 +368,7 @@ def compare(
     format: Annotated[
         TextOrJson, typer.Option("--format", "-f", help="Output format.")
     ] = TextOrJson.text,
+    ruleset: RulesetOption = None,
 ) -> None:
     """Two versions of a map side by side on the same decks: figures with 95 % intervals,
     differences marked * when significant.
@@ -380,7 +383,8 @@ def compare(
     options.games(decision_games, "--decision-games", 0)
     jobs = options.jobs(jobs)
     pa, pb = map_paths([a, b])
-    ca, cb = load_or_fail(pa, check_paper="a4"), load_or_fail(pb, check_paper="a4")
+    ca = load_or_fail(pa, check_paper="a4", ruleset=ruleset)
+    cb = load_or_fail(pb, check_paper="a4", ruleset=ruleset)
 
     from mapkit.design.compare import compare_maps
 

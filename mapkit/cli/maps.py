@@ -91,12 +91,27 @@ def rules(
     markdown: Annotated[
         bool, typer.Option("--markdown", help="The whole rules page (docs/rules.md) as Markdown.")
     ] = False,
+    rulesets: Annotated[
+        bool,
+        typer.Option(
+            "--rulesets",
+            help="The game's rulesets (decks, interchange, penalty); with --markdown, "
+            "docs/rulesets.md.",
+        ),
+    ] = False,
 ) -> None:
     """Explain validation rules: what each finds, an example, and the fix."""
     from mapkit import rules_doc
     from mapkit.notices import unknown_codes
 
     wanted = _codes(codes)
+    if rulesets:
+        from mapkit.rulesets import rulesets_markdown, rulesets_text
+
+        if wanted:
+            fail("--rulesets lists every ruleset; give no codes with it", 2)
+        typer.echo(rulesets_markdown() if markdown else rulesets_text(), nl=False)
+        return
     if markdown:
         if wanted:
             fail("--markdown prints the whole page; give no codes with it", 2)

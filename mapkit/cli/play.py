@@ -13,6 +13,7 @@ from typing import Annotated, Any, NamedTuple
 import typer
 
 from mapkit.cli.common import (
+    RulesetOption,
     TextOrJson,
     Variant,
     fail,
@@ -40,6 +41,7 @@ def replay(
     format: Annotated[
         TextOrJson, typer.Option("--format", "-f", help="Output format.")
     ] = TextOrJson.text,
+    ruleset: RulesetOption = None,
 ) -> None:
     """Verify every card and move of a game record and print the scores.
 
@@ -47,12 +49,13 @@ def replay(
     """
     from mapkit.engine.record import RecordError, result, result_text
     from mapkit.engine.record import replay as run_replay
+    from mapkit.rulesets import get_ruleset
 
     doc = read_record(record)
     path = record_map(record, doc, map, "--map MAP")
     city = load_or_fail(path)
     try:
-        rep = run_replay(city, doc)
+        rep = run_replay(city, doc, ruleset=get_ruleset(ruleset) if ruleset else None)
     except RecordError as exc:
         record_failure(record, exc)
     if format is TextOrJson.json:

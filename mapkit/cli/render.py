@@ -13,6 +13,7 @@ import typer
 from mapkit.cli.common import (
     FORMATS,
     Paper,
+    RulesetOption,
     drawing_warnings,
     fail,
     load_or_fail,
@@ -175,6 +176,7 @@ def render(
         int | None,
         typer.Option("--round", min=0, help="The sheet after this round (default: the end)."),
     ] = None,
+    ruleset: RulesetOption = None,
 ) -> None:
     """Draw printable sheets: SVG by default, --pdf or --png (or as -o's suffix says).
 
@@ -280,7 +282,7 @@ def render(
         seen.add(target.resolve())
         targets.append((Path(shown), idx))
 
-    cities = [load_or_fail(p, check_paper=paper.value) for p in paths]
+    cities = [load_or_fail(p, check_paper=paper.value, ruleset=ruleset) for p in paths]
     filled = None
     if doc is not None:
         assert player is not None and record is not None

@@ -11,6 +11,7 @@ import typer
 
 from mapkit.cli.common import (
     FORMATS,
+    RulesetOption,
     TextOrJson,
     Variant,
     drawing_warnings,
@@ -111,6 +112,7 @@ def simulate(
         float | None,
         typer.Option(help="Stop after this many seconds (exit 1, nothing written)."),
     ] = None,
+    ruleset: RulesetOption = None,
 ) -> None:
     """Play GAMES bot games on MAP and report scores, balance, lines and stations.
 
@@ -148,7 +150,7 @@ def simulate(
             staging = StagedFolder(records, force=force)
         except OutputError as exc:
             fail(str(exc), 2)
-    city = load_or_fail(path, check_paper="a4")
+    city = load_or_fail(path, check_paper="a4", ruleset=ruleset)
 
     from mapkit.engine.record import to_json as record_json
     from mapkit.simulate import RunConfig

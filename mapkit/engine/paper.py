@@ -39,7 +39,9 @@ def sheet_after(
         t.station_ids[s] for s in range(t.n_stations) if marked >> s & 1 and not boxed >> s & 1
     )
     interchanges = {
-        t.station_ids[s]: t.intersections[s] for s in range(t.n_stations) if boxed >> s & 1
+        t.station_ids[s]: state.game.ruleset.written(t.intersections[s])
+        for s in range(t.n_stations)
+        if boxed >> s & 1
     }
     solo = state.num_players() == 1
     diamonds: dict[str, DiamondMark] = {}

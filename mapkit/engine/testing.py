@@ -6,12 +6,19 @@ from typing import Any
 
 from mapkit.engine.record import FORMAT, Replayed, replay
 from mapkit.mapfile.model import CityMap, build_map
+from mapkit.rulesets import DEFAULT_RULESET
 
 
-def tiny_map(lines: dict[str, Any], special: tuple[str, ...] = (), map_id: str = "tiny") -> CityMap:
+def tiny_map(
+    lines: dict[str, Any],
+    special: tuple[str, ...] = (),
+    map_id: str = "tiny",
+    ruleset: str | dict[str, Any] | None = None,
+) -> CityMap:
     """A map from ``{"A": ["a1", "a2"], "L": {"stops": [...], "loop": True, "windows": 2}}``.
 
-    Defaults per line: 3 windows, points 5/3. Stations are made from the stops.
+    Defaults per line: 3 windows, points 5/3. Stations are made from the stops. ``ruleset``:
+    the map's ``"ruleset"`` (default: none, Voll verplant).
     """
     stations: list[str] = []
     docs = []
@@ -41,6 +48,8 @@ def tiny_map(lines: dict[str, Any], special: tuple[str, ...] = (), map_id: str =
         ],
         "lines": docs,
     }
+    if ruleset is not None:
+        doc["ruleset"] = ruleset
     return build_map(doc)
 
 
@@ -50,14 +59,14 @@ def record(
     rounds: list[tuple[str, list[Any]]],
     special: bool = False,
 ) -> dict[str, Any]:
-    """A record document from ``[(card, [move per player]), ...]``."""
-    return {
-        "format": FORMAT,
-        "map": city.id,
-        "variant": {"special_stations": special},
-        "players": players,
-        "rounds": [{"card": c, "moves": m} for c, m in rounds],
-    }
+    """A record document from ``[(card, [move per player]), ...]``, under the map's ruleset."""
+    doc: dict[str, Any] = {"format": FORMAT, "map": city.id}
+    if city.ruleset.id != DEFAULT_RULESET:
+        doc["ruleset"] = city.ruleset.id
+    doc["variant"] = {"special_stations": special}
+    doc["players"] = players
+    doc["rounds"] = [{"card": c, "moves": m} for c, m in rounds]
+    return doc
 
 
 def run(

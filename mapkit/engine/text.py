@@ -24,7 +24,7 @@ def line_text(state: State, player: int, li: int, windows: tuple[str, ...] = ())
     for s in t.stops[li]:
         sid = t.station_ids[s]
         if boxed >> s & 1:
-            mark = f"[{t.intersections[s]}]"
+            mark = f"[{state.game.ruleset.written(t.intersections[s])}]"
         elif marked >> s & 1:
             mark = "X"
         else:

@@ -93,7 +93,7 @@ def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic
         out.append(make(code, msg, pointer, line, col))
 
     check_ids(doc, emit)
-    if isinstance(doc.get("ruleset"), dict):
+    if "ruleset" in doc:
         try:
             ruleset_from_doc(doc["ruleset"])
         except RulesetError as exc:

@@ -8,7 +8,7 @@ schema and identity layers, so its invariants (ids unique, stops resolve,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -115,6 +115,10 @@ class CityMap:
 
     def station(self, station_id: str) -> Station:
         return self._stations_by_id[station_id]
+
+    def with_ruleset(self, ruleset: Ruleset) -> CityMap:
+        """The same map played under another ruleset (``--ruleset``)."""
+        return replace(self, ruleset=ruleset)
 
     def line(self, line_id: str) -> Line:
         return self._lines_by_id[line_id]

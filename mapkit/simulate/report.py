@@ -22,6 +22,7 @@ def to_dict(report: Report) -> dict[str, Any]:
         "map": report.map_id,
         "games": report.games,
         "players": len(report.seats),
+        "ruleset": report.ruleset,
         "variant": report.variant,
         "seed": report.seed,
         "seats": [
@@ -99,7 +100,7 @@ def to_text(report: Report, stations: int = 10) -> str:
     mode = "solo" if n == 1 else f"{n} players"
     out = [
         f"{report.map_name} ({report.map_id}): {report.games} games, {mode}, "
-        f"variant {report.variant}, seed {report.seed}",
+        f"{report.ruleset}, variant {report.variant}, seed {report.seed}",
         "",
         "Seats",
     ]

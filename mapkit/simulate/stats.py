@@ -75,6 +75,7 @@ class Report:
     variant: str
     seed: int | None
     seats: list[SeatStats]
+    ruleset: str
     balance: float | None
     rounds_mean: float
     rounds_min: int
@@ -268,6 +269,7 @@ def report(tally: Tally, *, variant: str = "standard", seed: int | None = None) 
         variant=variant,
         seed=seed,
         seats=seats,
+        ruleset=city.ruleset.id,
         balance=ludii_balance(partial_rates),
         rounds_mean=_fsum_counts(rounds, float) / n,
         rounds_min=min(rounds),
