@@ -1,8 +1,10 @@
 """Reference yardsticks for the bots, in plain Python and independent of the engine.
 
 Two solo simulators of the full rules (number, express, interchange, free ride,
-reshuffle after the 6; solo scoring: completed lines score ``first``, interchange
-numbers count double, minus every empty station):
+reshuffle after the ruleset's reshuffle card; solo scoring: completed lines score ``first``,
+interchange numbers count double, minus the ruleset's penalty for the empty stations). The
+deck and the penalty are the facts of a ruleset (``mapkit.rulesets``: the map's, or
+``--ruleset``); the play is written here, independent of the engine:
 
 * ``random``: a uniformly random line with an empty window, as many crosses as
   the card allows; a free ride marks a uniformly random empty station.
@@ -14,7 +16,7 @@ numbers count double, minus every empty station):
 Loop lines and the special-station variant are out of scope (Metro City has
 neither); the bots in ``mapkit.bots`` play every rule through the engine.
 
-Run: ``python benchmarks/maxfit.py [MAP.json] [--games N] [--seed S]``.
+Run: ``python benchmarks/maxfit.py [MAP.json] [--games N] [--seed S] [--ruleset NAME]``.
 """
 
 from __future__ import annotations
@@ -26,11 +28,23 @@ import statistics
 import time
 from pathlib import Path
 
+from mapkit import cards
+from mapkit.rulesets import Ruleset, get_ruleset, ruleset_from_doc
+
 NUMBER, EXPRESS, PLUS, FREE = 0, 1, 2, 3
-DECK = [
-    (NUMBER, 3), (NUMBER, 3), (NUMBER, 4), (NUMBER, 4), (NUMBER, 4), (NUMBER, 5), (NUMBER, 5),
-    (NUMBER, 6), (EXPRESS, 2), (EXPRESS, 2), (EXPRESS, 3), (PLUS, 0), (PLUS, 0), (FREE, 0),
-]  # fmt: skip
+
+
+def deck_of(ruleset: Ruleset) -> list[tuple[int, int, bool]]:
+    """The ruleset's pile as (kind, value, reshuffles) triples."""
+    out = []
+    for k in ruleset.deck:
+        kind = (
+            PLUS if k == cards.PLUS else FREE if k == cards.FREE
+            else EXPRESS if cards.CARD_EXPRESS[k] else NUMBER
+        )  # fmt: skip
+        out.append((kind, cards.CARD_VALUE[k], k == ruleset.reshuffle))
+    return out
+
 
 METRO_CITY = Path(__file__).resolve().parent / "maps" / "metro-city.json"
 
@@ -38,7 +52,9 @@ METRO_CITY = Path(__file__).resolve().parent / "maps" / "metro-city.json"
 class City:
     """A map reduced to integers: stops per line, windows, bonus, station counts."""
 
-    def __init__(self, doc: dict) -> None:
+    def __init__(self, doc: dict, ruleset: Ruleset) -> None:
+        self.deck = deck_of(ruleset)
+        self.penalty = ruleset.penalty
         ids = [s["id"] for s in doc["stations"]]
         index = {sid: i for i, sid in enumerate(ids)}
         self.n = len(ids)
@@ -74,19 +90,19 @@ def _run(stops: list[int], marked: set[int], kind: int, value: int) -> list[int]
 
 def _score(city: City, marked: set[int], inter: int) -> int:
     lines = sum(f for f, st in zip(city.first, city.stops, strict=True) if marked.issuperset(st))
-    return lines + 2 * inter - (city.n - len(marked))
+    return lines + 2 * inter - city.penalty(city.n - len(marked), 1)
 
 
 def play_random(city: City, rng: random.Random) -> int:
     marked: set[int] = set()
     windows = city.windows[:]
     open_lines = [i for i, w in enumerate(windows) if w]
-    deck = DECK[:]
+    deck = city.deck[:]
     rng.shuffle(deck)
     pos = inter = 0
     rand = rng.random
     while open_lines:
-        kind, value = deck[pos]
+        kind, value, reshuffle = deck[pos]
         pos += 1
         if kind == FREE:
             empty = [s for s in range(city.n) if s not in marked]
@@ -105,7 +121,7 @@ def play_random(city: City, rng: random.Random) -> int:
                         break
             else:
                 marked.update(_run(city.stops[li], marked, kind, value))
-        if value == 6:
+        if reshuffle:
             rng.shuffle(deck)
             pos = 0
     return _score(city, marked, inter)
@@ -119,12 +135,12 @@ def play_maxfit(city: City, rng: random.Random) -> int:
     marked: set[int] = set()
     windows = city.windows[:]
     open_lines = [i for i, w in enumerate(windows) if w]
-    deck = DECK[:]
+    deck = city.deck[:]
     rng.shuffle(deck)
     pos = inter = 0
     stops_of, first = city.stops, city.first
     while open_lines:
-        kind, value = deck[pos]
+        kind, value, reshuffle = deck[pos]
         pos += 1
         if kind == FREE:
             best, best_key = None, None
@@ -163,7 +179,7 @@ def play_maxfit(city: City, rng: random.Random) -> int:
             if kind == PLUS and best_run:
                 inter += city.count[best_run[0]]
             marked.update(best_run)
-        if value == 6:
+        if reshuffle:
             rng.shuffle(deck)
             pos = 0
     return _score(city, marked, inter)
@@ -189,8 +205,12 @@ def main() -> None:
     ap.add_argument("map", nargs="?", default=str(METRO_CITY))
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ruleset", help="default: the map's own")
     args = ap.parse_args()
-    city = City(json.loads(Path(args.map).read_text(encoding="utf-8")))
+    doc = json.loads(Path(args.map).read_text(encoding="utf-8"))
+    ruleset = get_ruleset(args.ruleset) if args.ruleset else ruleset_from_doc(doc.get("ruleset"))
+    city = City(doc, ruleset)
+    print(f"{doc['name']}, {ruleset.id}, {args.games} games, seed {args.seed}")
     for policy in POLICIES:
         rate, mean, se = measure(city, policy, args.games, args.seed)
         print(f"{policy:7s} {rate:9.0f} games/s   mean solo score {mean:6.2f} ± {se:.2f} (s.e.)")

@@ -38,7 +38,9 @@ def test_json_report_parses(tiny_file):
 def test_text_report(tiny_file):
     res = _run(str(tiny_file), "--games", "5", "--seed", "2")
     assert res.exit_code == 0, res.output
-    assert res.stdout.startswith("Tiny (tiny): 5 games, solo, variant standard, seed 2\n")
+    assert res.stdout.startswith(
+        "Tiny (tiny): 5 games, solo, ruleset voll-verplant, variant standard, seed 2\n"
+    )
     assert "Balance (Ludii, 1 = all seats equal): - (solo)" in res.stdout
 
 

@@ -216,7 +216,7 @@ def _explain(doc: Any, path: list[Any], err: Any) -> tuple[int | None, str | Non
         return r, None, 'a round is an object {"card": ..., "moves": [...]}'
     if path[2] == "card":
         if not isinstance(value, str):
-            cards = ", ".join(f'"{c}"' for c in CARD_NAMES)
+            cards = ", ".join(f'"{c}"' for c in _deck_names(doc))
             return r, None, f"a card is a string, one of {cards}; not {_json(value)}"
         return r, None, f"unknown card {value!r} (the deck has {', '.join(_deck_names(doc))})"
     if len(path) == 3:
@@ -330,7 +330,7 @@ def replay(
             raise RecordError('a round is an object {"card": ..., "moves": [...]}', r)
         name = rnd.get("card")
         if not isinstance(name, str):
-            cards = ", ".join(f'"{c}"' for c in CARD_NAMES)
+            cards = ", ".join(f'"{c}"' for c in _deck_names(doc))
             raise RecordError(f"a card is a string, one of {cards}; not {_json(name)}", r)
         deck = [CARD_NAMES[k] for k in game.ruleset.kinds]
         if CARD_BY_NAME.get(name) not in game.ruleset.kinds:

@@ -18,7 +18,9 @@ from typing import Any
 
 Check = Callable[[Any], bool]
 
-_IGNORED = {"$schema", "$id", "$comment", "title", "description", "default", "definitions"}
+_IGNORED = {
+    "$schema", "$id", "$comment", "title", "description", "default", "definitions", "examples",
+}  # fmt: skip
 _TYPES: dict[str, Check] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),

@@ -100,7 +100,7 @@ def to_text(report: Report, stations: int = 10) -> str:
     mode = "solo" if n == 1 else f"{n} players"
     out = [
         f"{report.map_name} ({report.map_id}): {report.games} games, {mode}, "
-        f"{report.ruleset}, variant {report.variant}, seed {report.seed}",
+        f"ruleset {report.ruleset}, variant {report.variant}, seed {report.seed}",
         "",
         "Seats",
     ]
