@@ -11,11 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mapkit.render.export import PdfPage, duplex_pages
-
 if TYPE_CHECKING:
     from mapkit.mapfile.model import CityMap
     from mapkit.paper import PaperSheet
+    from mapkit.render.export import PdfPage
     from mapkit.render.labels import LabelResult
 
 
@@ -96,6 +95,8 @@ def pad_pages(drawn: Drawn, which: Sequence[int], pad: PadOptions, paper: str) -
     """The PDF's pages in print order: for each of ``which`` (indices into ``drawn``) its
     copies, each followed by its back; or, with ``pair``, the copies of the first sheet
     backed by the second; then the deck's fronts and backs."""
+    from mapkit.render.export import PdfPage, duplex_pages
+
     if pad.pair:
         pages = duplex_pages(
             [drawn.fronts[0]] * pad.copies, [drawn.fronts[1]] * pad.copies, pad.flip
