@@ -1065,14 +1065,17 @@ function onPointerDown(evt) {
     S.drag = { kind: "label", id: label.dataset.station, el: label, centre: labelCentre(label), start: p, moved: false };
     return;
   }
-  if (t.station && evt.shiftKey && S.tool === "select") { toggleStation(t.station); return; }
+  // Shift: a click adds the station to the selection (or takes it away), a drag places freely
+  const toggle = !!(t.station && evt.shiftKey && S.tool === "select");
   const group = selectedIds();
   if (t.station && group.length > 1 && group.includes(t.station)) {
     const before = snapshot();
-    S.drag = { kind: "group", id: t.station, ids: group, before, src: JSON.parse(before), start: p, moved: false };
+    S.drag = { kind: "group", id: t.station, ids: group, before, src: JSON.parse(before), start: p, moved: false, toggle };
     return;
   }
-  if (t.station) {
+  if (toggle) {
+    S.drag = { kind: "station", id: t.station, before: snapshot(), start: p, moved: false, toggle };
+  } else if (t.station) {
     // a second press on the same station soon after the first is a double-click (see
     // onMouseDown): the browser's own dblclick never comes, the handle being redrawn
     const last = S.lastPress;
@@ -1132,6 +1135,7 @@ function onPointerMove(evt) {
     status(`name of ${s.name || s.id}: to the ${COMPASS_WORDS[d.at]}`);
     return;
   } else if (d.kind === "station") {
+    if (d.toggle && S.sel?.id !== d.id) select({ kind: "station", id: d.id });
     const s = station(d.id);
     const res = snap(p, neighbours(d.id), evt.shiftKey);
     s.x = res.p.x; s.y = res.p.y;
@@ -1175,6 +1179,7 @@ function onPointerUp() {
     edit(() => { s.label = d.at; });
     return;
   }
+  if (!d.moved && d.toggle) { toggleStation(d.id); return; }
   if (d.moved) {
     refreshShapes();
     S.undo.push(d.before);
