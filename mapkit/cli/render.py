@@ -205,7 +205,7 @@ def render(
     for city, path, placed in zip(cities, paths, drawn.labels, strict=True):
         if placed is not None:
             typer.echo(_labels_note(city, path, placed), err=True)
-    _write(targets, inputs, fmt, cities, drawn, options, paper.value, dpi)
+    _write(targets, inputs, fmt, cities, drawn, options, style, dpi)
 
 
 def _record_suffix(player: str | None, round_: int | None) -> str:
@@ -264,11 +264,13 @@ def _check_record_options(
 
 def _deck(paper: str, spec: str) -> tuple[float, float]:
     """The --card-size asked for, when a deck of it fits on ``paper``."""
+    from mapkit.render.cards import rule_size
     from mapkit.sheet import card_grid, card_size
 
     try:
         size = card_size(spec)
         card_grid(paper, size)
+        rule_size(size)
     except ValueError as exc:
         fail(str(exc), 2)
     return size
@@ -335,7 +337,7 @@ def _labels_note(city, path: Path, placed) -> str:
     return msg
 
 
-def _write(targets, inputs, fmt, cities, drawn, options, paper, dpi) -> None:
+def _write(targets, inputs, fmt, cities, drawn, options, style, dpi) -> None:
     """Each file made and written in place of what was there, atomically; Ctrl-C waits for
     a page to end, and a file is never left half-written."""
     from mapkit.atomic import OutputError, path_problem, write_bytes
@@ -345,7 +347,7 @@ def _write(targets, inputs, fmt, cities, drawn, options, paper, dpi) -> None:
     try:
         for target, idx in targets:
             with drawing_warnings(), deferred() as held:  # cairo calls back into Python
-                blob = sheet_file(fmt, cities, drawn, idx, pad=options, paper=paper, dpi=dpi,
+                blob = sheet_file(fmt, cities, drawn, idx, pad=options, style=style, dpi=dpi,
                                   check=held.check)  # fmt: skip
             try:
                 write_bytes(target, blob, inputs=inputs)

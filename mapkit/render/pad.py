@@ -29,6 +29,13 @@ class SheetStyle:
     background: str = "home"
     crop_marks: bool = True
 
+    @property
+    def finish(self) -> str:
+        """How every page of the run ends (``sheet_finish``): sheets, backs and cards alike."""
+        from mapkit.render.svg import sheet_finish
+
+        return sheet_finish(self.background, self.grayscale, crop_marks=self.crop_marks)
+
 
 @dataclass(frozen=True)
 class PadOptions:
@@ -91,29 +98,37 @@ def draw_sheets(
     return drawn
 
 
-def pad_pages(drawn: Drawn, which: Sequence[int], pad: PadOptions, paper: str) -> list[PdfPage]:
+def pad_pages(
+    drawn: Drawn, which: Sequence[int], pad: PadOptions, style: SheetStyle
+) -> list[PdfPage]:
     """The PDF's pages in print order: for each of ``which`` (indices into ``drawn``) its
-    copies, each followed by its back; or, with ``pair``, the copies of the first sheet
-    backed by the second; then the deck's fronts and backs."""
+    copies, each followed by its back (a blank page when only the deck asks for duplex, so
+    the cards' fronts and backs keep their sides); or, with ``pair``, the copies of the
+    first sheet backed by the second; then the deck's fronts and backs."""
     from mapkit.render.export import PdfPage, duplex_pages
 
     if pad.pair:
         pages = duplex_pages(
             [drawn.fronts[0]] * pad.copies, [drawn.fronts[1]] * pad.copies, pad.flip
         )
-    elif pad.backs:
+    elif pad.duplex:
+        from mapkit.render.svg import blank_svg
+
+        blank = None if pad.backs else blank_svg(style.paper, style.finish)
         pages = [
             page
             for i in which
             for _ in range(pad.copies)
-            for page in duplex_pages([drawn.fronts[i]], [drawn.backs[i]], pad.flip)
+            for page in duplex_pages(
+                [drawn.fronts[i]], [drawn.backs[i] if pad.backs else blank], pad.flip
+            )
         ]
     else:
         pages = [PdfPage(drawn.fronts[i]) for i in which for _ in range(pad.copies)]
     if pad.deck is not None:
         from mapkit.render.cards import card_sheets
 
-        fronts, card_backs = card_sheets(paper, pad.deck)
+        fronts, card_backs = card_sheets(style.paper, pad.deck, style.finish)
         pages += duplex_pages(fronts, card_backs, pad.flip)
     return pages
 
@@ -138,7 +153,7 @@ def pad_pdf(
     drawn: Drawn,
     which: Sequence[int],
     pad: PadOptions,
-    paper: str,
+    style: SheetStyle,
     *,
     check: Callable[[], None] = lambda: None,
 ) -> bytes:
@@ -146,7 +161,7 @@ def pad_pdf(
     called before each page (to stop on Ctrl-C between pages)."""
     from mapkit.render.export import svgs_to_pdf
 
-    pages = _Checked(pad_pages(drawn, which, pad, paper), check)
+    pages = _Checked(pad_pages(drawn, which, pad, style), check)
     title = ", ".join(cities[i].name for i in which)
     return svgs_to_pdf(pages, title=title, duplex=pad.duplex, cmyk=pad.cmyk)
 
@@ -158,14 +173,14 @@ def sheet_file(
     which: Sequence[int],
     *,
     pad: PadOptions,
-    paper: str,
+    style: SheetStyle,
     dpi: int = 150,
     check: Callable[[], None] = lambda: None,
 ) -> bytes:
     """The bytes of one output file in ``fmt``: a PDF of the sheets ``which`` (see
     ``pad_pdf``), or the first of them as PNG at ``dpi`` or as SVG text."""
     if fmt == "pdf":
-        return pad_pdf(cities, drawn, which, pad, paper, check=check)
+        return pad_pdf(cities, drawn, which, pad, style, check=check)
     if fmt == "png":
         from mapkit.render.export import svg_to_png
 
