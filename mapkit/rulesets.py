@@ -85,6 +85,8 @@ class Ruleset:
     id: str
     name: str
     counts: tuple[int, ...]
+    game: str = "Voll verplant"
+    """The game's title, as the card backs print it."""
     """Copies of each card kind in the deck, in :data:`mapkit.cards.CARD_NAMES` order."""
     reshuffle: int = N6
     """The card kind after whose round every card returns to the pile."""
@@ -174,6 +176,7 @@ VOLL_VERPLANT = Ruleset(
 METRO_X = Ruleset(
     id="metro-x",
     name="Metro X (Gamewright, 2020)",
+    game="Metro X",
     counts=_counts(n3=3, n4=3, n5=2, n6=1, x2=2, x3=1, plus=2, free=1),
     interchange="written-twice",
     penalty=Penalty(
