@@ -358,6 +358,19 @@ NOTICES: dict[str, Notice] = {
             example=('{"id": "i", "x": 10, "y": 10},\n{"id": "I", "x": 0, "y": 20}'),
         ),
         Notice(
+            "REF011",
+            _E,
+            "references",
+            "Loop line startable from both ends",
+            hint="Remove `both_ends` from the loop: a loop is already travelled either way round.",
+            about=(
+                "A line has both `loop` and `both_ends`. A loop has no ends: its cards already "
+                "start at its first stop and go either way round it (rules-notes 7), so a "
+                "two-ended loop has no meaning in the rules."
+            ),
+            example='{"id": "C", "loop": true, "both_ends": true, "stops": ["a", "b", "c"]}',
+        ),
+        Notice(
             "REF010",
             _E,
             "references",

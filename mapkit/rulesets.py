@@ -131,6 +131,27 @@ class Ruleset:
         first :data:`WEIGHT_SPAN` (1 solo and 0.5 with several players in Voll verplant)."""
         return self.penalty(WEIGHT_SPAN, players) / WEIGHT_SPAN
 
+    def to_doc(self) -> str | dict[str, Any]:
+        """The map's ``"ruleset"`` that :func:`ruleset_from_doc` reads back as this ruleset."""
+        if self.id in RULESETS:
+            return self.id
+        p = self.penalty
+        penalty: str | list[list[int]] = (
+            [list(step) for step in p.steps]
+            if p.kind == "table"
+            else ("halved-always" if p.solo_halved else "halved")
+        )
+        return {
+            "base": self.id.split("+")[0],
+            "name": self.name,
+            "deck": {CARD_NAMES[k]: n for k, n in enumerate(self.counts) if n},
+            "reshuffle": CARD_NAMES[self.reshuffle],
+            "interchange": self.interchange,
+            "penalty": penalty,
+            "tie_break": self.tie_break,
+            "players": [self.min_players, self.max_players],
+        }
+
     def players_ok(self, n: int) -> bool:
         return self.min_players <= n <= self.max_players
 

@@ -377,7 +377,7 @@ def station_reach(city: CityMap, m: Metrics = METRICS, arrows: bool = True) -> d
     The layout fits these reaches into the map area, so no mark crosses the margin
     (a pill across a bundle reaches further; ``GEO010`` measures what is drawn).
     """
-    ends = {ln.terminus for ln in city.lines if ln.terminus is not None}
+    ends = {end for ln in city.lines for end in ln.termini}
     loops = {ln.first_stop for ln in city.lines if ln.loop} if arrows else set()
     out = {}
     for st in city.stations:

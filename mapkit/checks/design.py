@@ -47,7 +47,12 @@ MAX_PRESS_EXCESS = 8.0
 
 
 def _key(ctx: CheckContext, ln: Line):
-    return structure([ctx.city.intersection_count(s) > 1 for s in ln.stops], ln.loop)
+    shared = [ctx.city.intersection_count(s) > 1 for s in ln.stops]
+    if ln.both_ends:
+        # from either end inward is a loop's either way round from a first stop every card
+        # passes: a shared stop in front of the line's first (checks/completion.py)
+        return structure([True, *shared], True)
+    return structure(shared, ln.loop)
 
 
 def _pct(p: float) -> str:

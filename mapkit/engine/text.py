@@ -36,7 +36,8 @@ def line_text(state: State, player: int, li: int, windows: tuple[str, ...] = ())
         done = f"  complete +{pts}"
     elif state.taken() >> li & 1 and state.num_players() > 1:
         done = f"  (first taken; {t.others[li]} left)"
-    loop = " (loop)" if t.loop[li] else ""
+    line = state.game.city.lines[li]
+    loop = " (loop)" if line.loop else " (both ends)" if line.both_ends else ""
     return (
         f"{t.line_ids[li]:<3} [{' '.join(cells)}] {t.first[li]}/{t.others[li]}{loop}  "
         + "  ".join(stops)

@@ -23,6 +23,7 @@ from mapkit.layout.engine import LayoutError
 from mapkit.layout.report import LayoutReport
 from mapkit.layout.wagons import CLEARANCE_MM, WagonError, place_wagons, wagon_clearance
 from mapkit.mapfile.model import CityMap, build_map
+from mapkit.rulesets import DEFAULT_RULESET
 
 __all__ = [
     "LayoutConfig", "LayoutError", "LayoutReport", "LayoutResult", "WagonError", "layout",
@@ -108,6 +109,8 @@ def _doglegs(net, xy: list[Point], stretches: set[int]) -> dict[tuple[int, int],
 def city_doc(city: CityMap) -> dict[str, Any]:
     """A map document for a model (for a model built without one)."""
     doc: dict[str, Any] = {"format": "mapkit-map/1", "id": city.id, "name": city.name}
+    if city.ruleset.id != DEFAULT_RULESET:
+        doc["ruleset"] = city.ruleset.to_doc()
     if city.description is not None:
         doc["description"] = city.description
     if city.author is not None:
@@ -144,6 +147,8 @@ def city_doc(city: CityMap) -> dict[str, Any]:
         d["stops"] = list(ln.stops)
         if ln.loop:
             d["loop"] = True
+        if ln.both_ends:
+            d["both_ends"] = True
         if ln.shape is not None:
             d["shape"] = [list(p) for p in ln.shape]
         lines.append(d)

@@ -83,7 +83,7 @@ def check_ids(doc: dict[str, Any], emit: Callable[[str, str, str], None]) -> Non
 
 
 def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic]:
-    """REF001-REF010 on a schema-valid document."""
+    """REF001-REF011 on a schema-valid document."""
     from mapkit.rulesets import RulesetError, ruleset_from_doc
 
     out: list[Diagnostic] = []
@@ -125,6 +125,12 @@ def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic
             if stop in seen:
                 emit("REF004", f"line '{lid}' visits station '{stop}' twice", f"{base}/stops/{k}")
             seen.add(stop)
+        if loop and ln.get("both_ends"):
+            emit(
+                "REF011",
+                f"loop line '{lid}' has both_ends: a loop has no ends",
+                f"{base}/both_ends",
+            )
         if loop and len(stops) < 3:
             emit(
                 "REF005",

@@ -63,11 +63,20 @@ class Line:
     loop: bool = False
     name: str | None = None
     shape: tuple[Point, ...] | None = None
+    both_ends: bool = False
+    """Startable from either end (``"both_ends"``): its routes run from both ends inward."""
 
     @property
     def terminus(self) -> str | None:
         """The last stop; a loop line has none."""
         return None if self.loop else self.stops[-1]
+
+    @property
+    def termini(self) -> tuple[str, ...]:
+        """The stops drawn as a line's ends: the last, and the first of a two-ended line."""
+        if self.loop:
+            return ()
+        return (self.stops[0], self.stops[-1]) if self.both_ends else (self.stops[-1],)
 
     @property
     def first_stop(self) -> str:
@@ -77,11 +86,13 @@ class Line:
     def routes(self) -> tuple[tuple[int, ...], ...]:
         """The ways a card may travel the line, as stop positions in the order it crosses them
         (rules-notes 1-3, 7): from the wagon; a loop also the other way round from its first
-        stop. The engine, the kernel and the bots read these; an action names one by index
-        (:mod:`mapkit.engine.actions`)."""
+        stop; a two-ended line also from its last stop inward. The engine, the kernel and the
+        bots read these; an action names one by index (:mod:`mapkit.engine.actions`)."""
         forward = tuple(range(len(self.stops)))
         if self.loop:
             return (forward, (0, *range(len(self.stops) - 1, 0, -1)))
+        if self.both_ends:
+            return (forward, forward[::-1])
         return (forward,)
 
 
@@ -199,6 +210,7 @@ def build_map(doc: Mapping[str, Any], source: str | None = None) -> CityMap:
                 loop=bool(ln.get("loop", False)),
                 name=ln.get("name"),
                 shape=None if shape is None else tuple((float(p[0]), float(p[1])) for p in shape),
+                both_ends=bool(ln.get("both_ends", False)),
             )
         )
     sheet = doc.get("sheet") or {}
@@ -219,7 +231,7 @@ def build_map(doc: Mapping[str, Any], source: str | None = None) -> CityMap:
 def fingerprint(city: CityMap) -> str:
     """16 hex digits that change exactly when the game played on a map can change.
 
-    Covers what the rules read (station ids and special flags; line ids, stops, loop,
+    Covers what the rules read (station ids and special flags; line ids, stops, loop, both_ends,
     windows and points) and nothing that is only drawn, so moving a station or
     recolouring a line keeps the records played on the map valid.
     """
@@ -229,7 +241,9 @@ def fingerprint(city: CityMap) -> str:
     facts = {
         "stations": sorted([s.id, s.special] for s in city.stations),
         "lines": sorted(
-            [ln.id, list(ln.stops), ln.loop, ln.windows, ln.first, ln.others] for ln in city.lines
+            [ln.id, list(ln.stops), ln.loop, ln.windows, ln.first, ln.others]
+            + (["both_ends"] if ln.both_ends else [])  # absent: fingerprints from before stay
+            for ln in city.lines
         ),
     }
     text = json.dumps(facts, separators=(",", ":"), ensure_ascii=True)

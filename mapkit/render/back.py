@@ -183,6 +183,18 @@ def _columns(city: CityMap, b: _Back, solo: bool) -> list[list[Block]]:
                 b.loop_arrows,
             ),
         )
+    two_ended = [ln for ln in city.lines if ln.both_ends]
+    if two_ended:
+        which = ", ".join(ln.id for ln in two_ended)
+        halo = INK if b.d.grayscale else two_ended[0].color
+        round_items.insert(
+            2,
+            Item(
+                f"Line{'s' if len(two_ended) > 1 else ''} {which} (a halo at both ends): each "
+                "time, choose an end and cross inward from its first empty stop.",
+                _station(b, 0.35, halo=halo),
+            ),
+        )
     if city.special_stations:
         n = len(city.special_stations)
         round_items.insert(

@@ -11,9 +11,9 @@ the card table's (:mod:`mapkit.cards`); only the wording lives here.
 from __future__ import annotations
 
 from mapkit.cards import CARD_EXPRESS, CARD_NAMES, CARD_VALUE, PLUS
-from mapkit.rulesets import RULESETS, VOLL_VERPLANT, Ruleset
 from mapkit.render.fontmetrics import FONT_FAMILY, text_width
 from mapkit.render.style import INK, PAPER_WHITE, fmt, fmt_points
+from mapkit.rulesets import RULESETS, VOLL_VERPLANT, Ruleset
 from mapkit.sheet import METRICS, CardGrid, Rect, behind, card_grid, page_boxes
 
 FREE_FACE = "⊗"

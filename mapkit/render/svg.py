@@ -398,8 +398,8 @@ class SheetDrawing:
         g = self.group("stations", id="stations")
         ending: dict[str, list[str]] = {}
         for ln in city.lines:
-            if ln.terminus is not None:
-                ending.setdefault(ln.terminus, []).append(ln.id)
+            for end in ln.termini:
+                ending.setdefault(end, []).append(ln.id)
         for st in city.stations:
             a, b = lay.station_mark(st.id)
             c = lay.stations[st.id]
@@ -561,7 +561,7 @@ class SheetDrawing:
     def mark_radius(self) -> dict[str, float]:
         """How far each station's printed mark reaches around its pill (halo, star)."""
         r = self.m.station_r
-        ends = {ln.terminus for ln in self.city.lines}
+        ends = {end for ln in self.city.lines for end in ln.termini}
         out = {}
         for st in self.city.stations:
             m = self.m

@@ -726,6 +726,7 @@ function drawInspector() {
       field("points 1st", "line-first", l.points?.first, { type: "number", min: 0, placeholder: "not set" }),
       field("points later", "line-others", l.points?.others, { type: "number", min: 0, placeholder: "not set" }),
       field("loop", "line-loop", l.loop, { type: "checkbox" }),
+      field("both ends", "line-both-ends", l.both_ends, { type: "checkbox" }),
       h("label", {}, "shape"), shape,
       h("label", {}, "stops"), h("span", {}, h("button", { "data-testid": "line-reverse" }, "reverse"), " ",
         h("button", { "data-testid": "line-extend" }, "extend (L)")),
@@ -744,6 +745,7 @@ function drawInspector() {
     bind("line-first", pts("first"));
     bind("line-others", pts("others"));
     bind("line-loop", (v, e) => edit(() => { if (e.target.checked) l.loop = true; else delete l.loop; }));
+    bind("line-both-ends", (v, e) => edit(() => { if (e.target.checked) l.both_ends = true; else delete l.both_ends; }));
     bind("line-shape", (v) => edit(() => {
       if (v === "octilinear") { S.autoShapes.add(l.id); l.shape = octilinearShape(l); } else { S.autoShapes.delete(l.id); delete l.shape; }
     }));
