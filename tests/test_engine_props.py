@@ -15,7 +15,6 @@ from mapkit.engine.record import record_from_history, replay
 from mapkit.engine.seats import seat_seed
 from mapkit.engine.testing import tiny_map
 from mapkit.mapfile import load_map
-from mapkit.rulesets import VOLL_VERPLANT
 
 ROOT = Path(__file__).resolve().parent.parent
 METRO = ROOT / "benchmarks" / "maps" / "metro-city.json"
@@ -128,7 +127,7 @@ def rescore(game: Game, history: list[int]) -> list[int]:
     for p in range(n):
         empty = sum(1 for x in range(t.n_stations) if not s.marked(p) >> x & 1)
         inter = sum(t.intersections[x] for x in range(t.n_stations) if s.boxed(p) >> x & 1)
-        out.append(points[p] + 2 * inter - (empty if n == 1 else empty // 2))
+        out.append(points[p] + 2 * inter - game.ruleset.penalty(empty, n))
     return out
 
 
@@ -163,12 +162,13 @@ def test_every_card_sequence_is_one_the_deck_can_produce(g):
     i, n, special, seed = g
     game = game_for(i, n, special)
     s = game.new_initial_state(seed).random_playout(random.Random(seed))
-    counts = list(VOLL_VERPLANT.counts)
+    rules = game.ruleset  # Metro City's is metro-x, the others' voll-verplant
+    counts = list(rules.counts)
     for c in cards_of(game, s.history()):
         assert counts[c] > 0, CARD_NAMES[c]
         counts[c] -= 1
-        if c == VOLL_VERPLANT.reshuffle:
-            counts = list(VOLL_VERPLANT.counts)
+        if c == rules.reshuffle:
+            counts = list(rules.counts)
 
 
 @settings(max_examples=150, deadline=None)

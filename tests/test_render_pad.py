@@ -10,9 +10,13 @@ from mapkit.render.export import PdfPage
 from mapkit.render.pad import Drawn, PadOptions, SheetStyle, draw_sheets, pad_pages, sheet_file
 from mapkit.render.svg import blank_svg, sheet_svg
 from mapkit.resources import resolve_map
+from mapkit.rulesets import METRO_X, VOLL_VERPLANT
 
 A4 = SheetStyle()
-DRAWN = Drawn(fronts=["F0", "F1", "F2"], backs=["B0", "B1", "B2"], labels=[None] * 3)
+DRAWN = Drawn(
+    fronts=["F0", "F1", "F2"], backs=["B0", "B1", "B2"], labels=[None] * 3,
+    rulesets=[VOLL_VERPLANT, METRO_X, VOLL_VERPLANT],
+)  # fmt: skip
 
 
 def test_copies_of_each_sheet_in_order_single_sided():
@@ -52,6 +56,17 @@ def test_the_deck_follows_the_sheets_each_with_a_blank_back(style, finish):
     assert pages[4:] == [p for f, b in zip(fronts, backs, strict=True) for p in
                          (PdfPage(f), PdfPage(b, False))]  # fmt: skip
     assert len(pages) == 4 + 2 * len(fronts) and pad.duplex == "short"
+
+
+def test_one_deck_per_edition_among_the_sheets():
+    pad = PadOptions(deck=(63.0, 88.0), flip="short")
+    style = SheetStyle()
+    mx_fronts, _ = card_sheets("a4", (63.0, 88.0), style.finish, METRO_X)
+    vv_fronts, _ = card_sheets("a4", (63.0, 88.0), style.finish)
+    pages = pad_pages(DRAWN, [0, 1, 2], pad, style)
+    fronts = [p.svg for p in pages[6:] if p.svg.startswith("<") and 'class="cards"' in p.svg]
+    assert fronts == vv_fronts + mx_fronts  # Voll verplant's 14, then Metro X's 15
+    assert sum(f.count('class="card"') for f in mx_fronts) == 15
 
 
 def test_sheets_are_what_sheet_svg_draws_and_svg_files_their_text():
