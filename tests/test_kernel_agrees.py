@@ -4,8 +4,9 @@ The same seeds are played twice: seat by seat through the checked ``State`` (``d
 the Python bots' ``choose``, ``apply_action`` with every rule checked) and whole in the kernel
 (``mapkit.engine.kernel``). The two must give identical games: every card, every move, every
 final sheet and score, and the same game record (the kernel's written from its own
-``play_turns``, the checked engine's by replaying its history); on every shipped city, example map and benchmark map, for 1 to 6
-players, both variants, random, greedy and lookahead seats.
+``play_turns``, the checked engine's by replaying its history); on every shipped city,
+example map and benchmark map, for 1 to 6 players, both variants, random, greedy and
+lookahead seats.
 
 ``MAPKIT_HARNESS_SCALE=20 python -m pytest tests/test_kernel_agrees.py`` plays 20 times as
 many games (the longer run of docs/engine.md).
