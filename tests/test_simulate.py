@@ -10,7 +10,7 @@ from mapkit.engine import Game
 from mapkit.mapfile import build_map, load_map
 from mapkit.simulate import GameOutcome, RunConfig, SeatOutcome, simulate, summarize
 from mapkit.simulate import report as rep
-from mapkit.simulate.outcome import ranks
+from mapkit.engine.scoring import ranks
 from mapkit.simulate.runner import game_seed
 from mapkit.simulate.stats import ludii_balance, partial_wins, quantile, suggest
 
