@@ -4,11 +4,11 @@ Greedy players in every seat play the run's games through the checked engine
 (``GameRunner``). Every ``stride`` rounds each player's position is **evaluated as its
 expected final score**: the mean final scores of ``playouts`` greedy playouts of the whole
 table from that state, the future cards drawn afresh from the pile (``chance_outcomes``),
-seeded; the last point is the real final score. Lead
-changes and drama are read on these evaluations, as Browne (*Automatic generation and
-evaluation of recombination games*, 2008) and Ludii's metrics define them on a position
-evaluation: the running score would call the leader whoever has banked bonuses so far, though
-another player may be a window from a bigger line. Per game:
+seeded; the last point is the real final score. Lead changes and drama are read on these
+evaluations, as Browne (*Automatic generation and evaluation of recombination games*, 2008)
+and Ludii's metrics define them on a position evaluation: the running score would call the
+leader whoever has banked bonuses so far, though another player may be a window from a bigger
+line. Per game:
 
 - ``lead_changes``: how often the sole leader changes (a tie for the lead keeps the last one);
 - ``drama``: how far, in points, the eventual winner trailed the leader at their worst round
