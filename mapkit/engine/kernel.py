@@ -1258,17 +1258,16 @@ def _play(
                     )  # fmt: skip
                 else:
                     a = _lookahead_move(km, bp, sh, p, card, mts[p], special, is_extra, sc)
-                if h < cap:
-                    hist[h] = a
-                h += 1
                 nsp = 0
                 if card == _FREE:
                     if a - fb < S:
                         _mark(km, sh, p, a - fb)
                 else:
                     nsp = _play_line(km, sh, p, card, a >> 4, a >> 3 & 1, a & 7, sc.bf)
-                if h <= cap:
-                    turns[h - 1] = p + 8 * nsp if special else p
+                if h < cap:
+                    hist[h] = a
+                    turns[h] = p + 8 * nsp * special
+                h += 1
                 if special:
                     pending = owed_extras(card, pending, nsp, sh.wleft[p])
                     if pending >= 0:
