@@ -7,10 +7,10 @@ import json
 import pytest
 
 from mapkit.engine import Game
+from mapkit.engine.scoring import ranks
 from mapkit.mapfile import build_map, load_map
 from mapkit.simulate import GameOutcome, GameRunner, RunConfig, SeatOutcome, simulate, summarize
 from mapkit.simulate import report as rep
-from mapkit.engine.scoring import ranks
 from mapkit.simulate.runner import game_seed
 from mapkit.simulate.stats import ludii_balance, partial_wins, quantile, suggest
 
