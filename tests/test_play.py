@@ -73,8 +73,8 @@ def test_usage_errors():
 
 
 def test_parse_choice_forms():
-    from mapkit.cli.play import parse_choice
     from mapkit.engine import Game, card_kind
+    from mapkit.play import parse_choice
 
     game = Game(load_map(RING))
     s = game.new_initial_state(0)
