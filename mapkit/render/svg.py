@@ -565,7 +565,7 @@ class SheetDrawing:
                 size,
                 anchor=lb.anchor,
                 cls="label",
-                **{"data-station": lb.station_id},
+                **{"data-station": lb.station_id, "data-at": lb.at},
             )
             for k, more in enumerate(lb.lines[1:], start=1):
                 y = lb.baseline + k * size * LINE_SPACING
