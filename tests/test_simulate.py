@@ -181,3 +181,23 @@ def test_the_kernel_runs_as_plain_python(benchmark_maps):
     for seed in (1, 2):
         _agree(game, plain, bots, seed)
         assert plain.play_history(seed) == compiled.play_history(seed)
+
+
+def test_the_documented_api_runs_as_written():
+    """docs/simulate.md's Python API section, every line and printed value (doctest)."""
+    import doctest
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    res = doctest.testfile(str(root / "docs" / "simulate.md"), module_relative=False)
+    assert (res.failed, res.attempted) == (0, 14)
+
+
+def test_the_kernel_is_refused_for_seats_it_cannot_play(metro):
+    with pytest.raises(ValueError, match="not the clairvoyant bot: use the checked engine"):
+        GameRunner(metro, RunConfig(("greedy", "clairvoyant"), 1, engine="kernel"))
+    with pytest.raises(ValueError, match="not bot options"):
+        GameRunner(metro, RunConfig(("greedy",), 1, bot_options=(("greedy", {}),), engine="kernel"))
+    with pytest.raises(ValueError, match="unknown engine 'fast'; known: auto, kernel, checked"):
+        GameRunner(metro, RunConfig(("greedy",), 1, engine="fast"))
+    assert GameRunner(metro, RunConfig(("greedy", "clairvoyant"), 1)).engine == "checked"
