@@ -20,6 +20,7 @@ import os
 import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
@@ -353,7 +354,8 @@ def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
 
 
 def _spread(runner: GameRunner, work: Callable[[tuple[int, int]], Any], jobs: int) -> Iterator:
-    """``work`` over the run's chunks in game order, in this process or ``jobs`` workers."""
+    """``work`` over the run's chunks in game order, in this process or ``jobs`` workers
+    (closed at once when the run stops: the pool ends with it, not with the traceback)."""
     global _runner
     cfg = runner.cfg
     jobs = max(1, min(jobs or os.cpu_count() or 1, cfg.games))
@@ -386,13 +388,14 @@ def run(
 
     runner = GameRunner(city, cfg)
     total = Tally(city, cfg.bots, runner.engine)
-    for tally, records in _spread(runner, _tally_chunk, jobs):
-        total.merge(tally)
-        for index, record in records:
-            if on_record is not None:
-                on_record(index, record)
-        if progress:
-            progress(total.games)
+    with closing(_spread(runner, _tally_chunk, jobs)) as chunks:
+        for tally, records in chunks:
+            total.merge(tally)
+            for index, record in records:
+                if on_record is not None:
+                    on_record(index, record)
+            if progress:
+                progress(total.games)
     return total
 
 
@@ -405,8 +408,9 @@ def simulate(
     """Every game's outcome, in game order (for many games :func:`run` keeps only counts);
     with ``records`` on each keeps its history (:meth:`GameRunner.record` writes it)."""
     outcomes: list[GameOutcome] = []
-    for chunk in _spread(GameRunner(city, cfg), _outcome_chunk, jobs):
-        outcomes += chunk
-        if progress:
-            progress(len(outcomes))
+    with closing(_spread(GameRunner(city, cfg), _outcome_chunk, jobs)) as chunks:
+        for chunk in chunks:
+            outcomes += chunk
+            if progress:
+                progress(len(outcomes))
     return outcomes
