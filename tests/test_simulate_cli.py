@@ -141,6 +141,19 @@ def test_records_are_written_and_replay(tiny_file, tmp_path):
     assert report["seats"][0]["mean"] == pytest.approx(total / 3, abs=1e-4)
 
 
+def test_the_kernel_writes_the_records_of_the_checked_engine(tmp_path):
+    """Paris, special stations: extra actions nest in the records (``then``) alike."""
+    args = ["paris", "-n", "4", "--bots", "greedy,lookahead,random", "--variant", "special"]
+    for engine in ("kernel", "checked"):
+        res = _run(*args, "--engine", engine, "--records", str(tmp_path / engine))
+        assert res.exit_code == 0, res.output
+    kernel = sorted((tmp_path / "kernel").iterdir())
+    assert [p.name for p in kernel] == [f"paris-0000{i}.json" for i in range(1, 5)]
+    for p in kernel:
+        assert p.read_bytes() == (tmp_path / "checked" / p.name).read_bytes()
+    assert any('"then"' in p.read_text() for p in kernel)
+
+
 def test_records_into_a_file_is_a_usage_error(tiny_file):
     assert _run(str(tiny_file), "--records", str(tiny_file)).exit_code == 2
 

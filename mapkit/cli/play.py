@@ -187,8 +187,8 @@ def _save_partial(session, path: Path, record: Path | None) -> None:  # type: ig
     if record is None:
         typer.echo(f"\nGame abandoned in round {session.state.round() + 1}; no record written.")
         return
-    history, rounds = playing.saved_history(session)
-    _write_record(playing.record(session, history), path, record)
+    doc, rounds = playing.saved_record(session)
+    _write_record(doc, path, record)
     typer.echo(
         f"\nGame saved after {rounds} complete round(s) in {record};"
         f" continue it with: mapkit play --resume {record}"

@@ -13,11 +13,11 @@ from mapkit.play.session import (
     recordable,
     replayed,
     resume_session,
-    saved_history,
+    saved_record,
 )
 
 __all__ = [
     "HELP", "PlayError", "Quit", "Session", "ask_action", "bot_rng", "choices_text",
     "match_station", "new_session", "parse_choice", "play", "record", "recordable", "replayed",
-    "resume_session", "saved_history",
+    "resume_session", "saved_record",
 ]  # fmt: skip

@@ -4,7 +4,7 @@ A :class:`Session` is a game being played: a new one (:func:`new_session`) or an
 record going on (:func:`resume_session`). :func:`play` plays it to the end through the game
 loop every checked game uses (``simulate.runner.play_out``), talking through two callables
 (``ask`` a prompt, ``echo`` a line), and returns the game's :class:`GameOutcome`; quitting
-raises :class:`Quit`, after which :func:`saved_history` is what a record keeps.
+raises :class:`Quit`, after which :func:`saved_record` is what a record keeps.
 
 A bot's randomness comes from the game's seed, its seat and the number of actions before its
 move (:func:`bot_rng`), so a resumed game's bots move as in the game played straight through.
@@ -231,25 +231,27 @@ def play(session: Session, ask: Callable[[str], str], echo: Callable[[str], None
     return outcomes_of(session.game, batch, 0, [state.seed], session.names, "checked")[0]
 
 
-def saved_history(session: Session) -> tuple[list[int], int]:
-    """On quitting: the history of the rounds every player finished and how many they are
+def saved_record(session: Session) -> tuple[dict[str, Any], int]:
+    """On quitting: the record of the rounds every player finished and how many they are
     (the round in progress is played again, with the same card, by --resume)."""
-    from mapkit.engine.record import history_turns
+    from mapkit.engine.record import history_turns, record_from_turns
 
     state = session.state
     history = state.history()
-    cards = [i for i, t in enumerate(history_turns(session.game, history, state.seed)) if t < 0]
-    if state.is_chance_node():
-        return history, len(cards)
-    return history[: cards[-1]] if cards else [], max(0, len(cards) - 1)
+    turns = history_turns(session.game, history, state.seed)
+    cards = [i for i, t in enumerate(turns) if t < 0]
+    done, rounds = (
+        (len(history), len(cards)) if state.is_chance_node() else (cards[-1], len(cards) - 1)
+    )
+    doc = record_from_turns(session.game, history[:done], turns[:done], session.names, state.seed)
+    return doc, rounds
 
 
-def record(session: Session, history: list[int] | None = None) -> dict[str, Any]:
-    """The game record of the session (of ``history``, a part of its game, when given)."""
+def record(session: Session) -> dict[str, Any]:
+    """The game record of the session."""
     from mapkit.engine.record import record_from_history
 
-    played = session.state.history() if history is None else history
-    return record_from_history(session.game, played, session.names, session.seed)
+    return record_from_history(session.game, session.state.history(), session.names, session.seed)
 
 
 def replayed(session: Session) -> Any:
