@@ -183,12 +183,13 @@ def test_the_kernel_runs_as_plain_python(benchmark_maps):
         assert plain.play_history(seed) == compiled.play_history(seed)
 
 
-def test_the_documented_api_runs_as_written():
+def test_the_documented_api_runs_as_written(monkeypatch):
     """docs/simulate.md's Python API section, every line and printed value (doctest)."""
     import doctest
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)  # the example names maps/berlin.json, as from a checkout
     res = doctest.testfile(str(root / "docs" / "simulate.md"), module_relative=False)
     assert (res.failed, res.attempted) == (0, 14)
 
