@@ -207,12 +207,14 @@ def render(
             fail(GS_HINT, 2)
     deck_size = None
     if cards:
+        from mapkit.render.cards import rule_size
         from mapkit.sheet import card_grid
         from mapkit.sheet import card_size as parse_card_size
 
         try:
             deck_size = parse_card_size(card_size)
             card_grid(paper.value, deck_size)
+            rule_size(deck_size)
         except ValueError as exc:
             fail(str(exc), 2)
     if (record is None) != (player is None):
@@ -293,7 +295,9 @@ def render(
     from mapkit.render.back import back_svg
     from mapkit.render.cards import card_sheets
     from mapkit.render.export import PdfPage, duplex_pages
-    from mapkit.render.svg import sheet_svg
+    from mapkit.render.svg import blank_svg, sheet_finish, sheet_svg
+
+    finish = sheet_finish(background.value, grayscale, crop_marks=not bleed)
 
     svgs = []
     backs = []
@@ -332,6 +336,7 @@ def render(
     from mapkit.render.export import ExportError, svg_to_png, svgs_to_pdf
     from mapkit.signals import deferred
 
+    blank = blank_svg(paper.value, finish)
     try:
         for target, idx in targets:
             with drawing_warnings(), deferred() as held:  # cairo calls back into Python
@@ -344,13 +349,15 @@ def render(
                             for i in idx
                             for _ in range(copies)
                             for page in (
-                                duplex_pages([svgs[i]], [backs[i]], flip.value)
-                                if back
+                                # a duplex PDF: a sheet without --back gets a blank back,
+                                # so the deck's fronts and backs keep their sides
+                                duplex_pages([svgs[i]], [backs[i] if back else blank], flip.value)
+                                if back or cards
                                 else [PdfPage(svgs[i])]
                             )
                         ]
                     if deck_size is not None:
-                        fronts, card_backs = card_sheets(paper.value, deck_size)
+                        fronts, card_backs = card_sheets(paper.value, deck_size, finish)
                         sheets += duplex_pages(fronts, card_backs, flip.value)
                     pages = _Pages(sheets, held.check)
                     title = ", ".join(c.name for c in (cities[i] for i in idx))
