@@ -25,6 +25,7 @@ def to_dict(report: Report) -> dict[str, Any]:
         "ruleset": report.ruleset,
         "variant": report.variant,
         "seed": report.seed,
+        "engine": report.engine or None,
         "seats": [
             {
                 "bot": s.bot,
@@ -98,9 +99,10 @@ def to_text(report: Report, stations: int = 10) -> str:
     """A readable report; ``stations`` limits the per-station table to the most often empty."""
     n = len(report.seats)
     mode = "solo" if n == 1 else f"{n} players"
+    engine = f", {report.engine} engine" if report.engine else ""
     out = [
         f"{report.map_name} ({report.map_id}): {report.games} games, {mode}, "
-        f"ruleset {report.ruleset}, variant {report.variant}, seed {report.seed}",
+        f"ruleset {report.ruleset}, variant {report.variant}, seed {report.seed}{engine}",
         "",
         "Seats",
     ]
