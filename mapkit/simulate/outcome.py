@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from mapkit.engine.scoring import Breakdown
+from mapkit.rulesets import VOLL_VERPLANT, Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +26,8 @@ class SeatOutcome:
     first: frozenset[str] = frozenset()
     """Lines this player completed for the ``first`` bonus."""
     interchanges: dict[str, int] = field(default_factory=dict)
-    """station id -> the number written into it."""
+    """station id -> the lines there, which its interchange counts (``Ruleset.written``: what
+    the edition writes into it)."""
     empty: frozenset[str] = frozenset()
     """Stations still empty at the end."""
 
@@ -43,6 +45,8 @@ class GameOutcome:
     """Every card and action, when the run kept histories (``RunConfig.records``)."""
     turns: tuple[int, ...] = ()
     """Beside each history entry who played it (``Kernel.play_turns``)."""
+    ruleset: Ruleset = VOLL_VERPLANT
+    """The rules it was played under (scoring, the tie-break)."""
 
     def with_history(self, history: list[int], turns: list[int]) -> GameOutcome:
         return replace(self, history=tuple(history), turns=tuple(turns))
@@ -52,4 +56,4 @@ class GameOutcome:
         s = self.seats[seat]
         lines = {lid: pts for lid, (_, pts) in s.completed.items()}
         inter = tuple(s.interchanges.values())
-        return Breakdown(lines, inter, len(s.empty), len(self.seats) == 1)
+        return Breakdown(lines, inter, len(s.empty), len(self.seats), self.ruleset)

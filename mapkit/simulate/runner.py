@@ -294,7 +294,7 @@ def outcomes_of(
     for g, seed in enumerate(seeds):
         scores = b.scores[g].tolist()
         empties = b.empty[g].sum(axis=1).tolist()
-        rk = ranks(scores, empties) if len(scores) > 1 else [1]
+        rk = ranks(scores, empties, game.ruleset.tie_break) if len(scores) > 1 else [1]
         seats = []
         for p, name in enumerate(bots):
             when = b.when[g, p].tolist()
@@ -318,7 +318,9 @@ def outcomes_of(
                     frozenset(t.station_ids[s] for s in b.empty[g, p].nonzero()[0].tolist()),
                 )
             )
-        out.append(GameOutcome(lo + g, seed, int(b.rounds[g]), tuple(seats), engine))
+        out.append(
+            GameOutcome(lo + g, seed, int(b.rounds[g]), tuple(seats), engine, ruleset=game.ruleset)
+        )
     return out
 
 
