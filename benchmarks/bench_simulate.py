@@ -32,6 +32,7 @@ METRO = ROOT / "benchmarks" / "maps" / "metro-city.json"
 def whole(games: int, bots: str, seed: int, jobs: int = 1, env: dict | None = None) -> dict:
     """One ``mapkit simulate`` child: wall, CPU (user + sys), peak RSS, games/s."""
     cmd = [sys.executable, "-m", "mapkit", "simulate", str(METRO), "--games", str(games)]
+    cmd += ["--ruleset", "voll-verplant"]  # the rules its figures were first measured under
     cmd += ["--bots", bots, "--seed", str(seed), "--jobs", str(jobs), "-f", "json"]
     with tempfile.TemporaryFile("w+") as out:
         t = time.perf_counter()
@@ -71,7 +72,9 @@ def in_process(seed: int, random_games: int, greedy_games: int) -> None:
     from mapkit.mapfile import load_map
     from mapkit.simulate.runner import game_seed
 
-    game = Game(load_map(METRO))
+    from mapkit.rulesets import VOLL_VERPLANT
+
+    game = Game(load_map(METRO).with_ruleset(VOLL_VERPLANT))
     la = make_bot("lookahead")
     params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
     import random
