@@ -70,9 +70,8 @@ def in_process(seed: int, random_games: int, greedy_games: int) -> None:
     from mapkit.engine import Game
     from mapkit.engine.kernel import Kernel, bot_params
     from mapkit.mapfile import load_map
-    from mapkit.simulate.runner import game_seed
-
     from mapkit.rulesets import VOLL_VERPLANT
+    from mapkit.simulate.runner import game_seed
 
     game = Game(load_map(METRO).with_ruleset(VOLL_VERPLANT))
     la = make_bot("lookahead")
