@@ -358,6 +358,20 @@ NOTICES: dict[str, Notice] = {
             example=('{"id": "i", "x": 10, "y": 10},\n{"id": "I", "x": 0, "y": 20}'),
         ),
         Notice(
+            "REF012",
+            _E,
+            "references",
+            "All-lines bonus first below others",
+            hint="Give the first to run every line at least what later ones get.",
+            about=(
+                "The map's `all_lines_bonus` pays `others` more than `first`: the race for it "
+                "would reward coming late. As for a line's points (REF006), `first` is what "
+                "the first player (or all of them in the same round) scores, `others` what "
+                "those who follow score."
+            ),
+            example='"all_lines_bonus": {"first": 2, "others": 5}',
+        ),
+        Notice(
             "REF011",
             _E,
             "references",

@@ -194,8 +194,12 @@ class KernelMap:
     n_lines = cython.declare(i64, visibility="readonly")
     n_stations = cython.declare(i64, visibility="readonly")
     max_stops = cython.declare(i64, visibility="readonly")
+    all_cond: i64  # the all-lines bonus: 0 none, 1 every line has a cross, 2 every line complete
+    all_first: i64
+    all_others: i64
 
     def __init__(self, arrays: dict[str, Any]) -> None:
+        self.all_cond, self.all_first, self.all_others = arrays["all_lines"]
         self.nst = arrays["nst"]
         self.stops = arrays["stops"]
         self.route = arrays["route"]
@@ -272,6 +276,7 @@ def kernel_map(t: Any) -> KernelMap:
             "route_base": ints(base),
             "slots": ints(t.slots),
             "mt_init": ints(_init_genrand(19650218)),
+            "all_lines": t.all_lines,
         }
     )
 
@@ -592,6 +597,8 @@ class Sheets:
     firsts: V2  # [player, line]
     when: V2  # [player, line] round of completion (1-based), 0 if none
     taken: i64  # lines some player completed in an earlier round (bitmask)
+    bonus = cython.declare(V1, visibility="readonly")  # [player] all-lines points, -1: not met
+    bonus_taken: i64  # someone met the all-lines bonus in an earlier round
     counts: V1  # [card kind] the draw pile
     total: i64  # cards in the pile
     rnd: i64  # rounds completed
@@ -616,7 +623,8 @@ class Sheets:
         self.newly, self.done, self.firsts, self.when = z(n), z(n), z(n, L), z(n, L)
         self.counts = z(N_KINDS)
         self.players = n
-        self.total = self.rnd = self.unfinished = self.taken = 0
+        self.total = self.rnd = self.unfinished = self.taken = self.bonus_taken = 0
+        self.bonus = z(n)
         self.deck = np.array(ruleset.counts, np.int64)
         self.deck_size = ruleset.deck_size
         self.reshuffle = ruleset.reshuffle
@@ -647,7 +655,9 @@ def _reset(km: KernelMap, sh: Sheets) -> cython.void:
         sh.done[p] = 0
         sh.inter[p] = 0
         sh.lpts[p] = 0
+        sh.bonus[p] = -1
     sh.taken = 0
+    sh.bonus_taken = 0
     for s in range(_N_KINDS):
         sh.counts[s] = sh.deck[s]
     sh.total = sh.deck_size
@@ -732,11 +742,48 @@ def _end_round(km: KernelMap, sh: Sheets, card: i64) -> cython.void:
                 sh.when[p, li] = rnd
                 sh.firsts[p, li] = firsts >> li & 1
     sh.taken |= now
+    if km.all_cond:
+        _all_lines_race(km, sh)
     if card == sh.reshuffle:
         for p in range(_N_KINDS):
             sh.counts[p] = sh.deck[p]
         sh.total = sh.deck_size
     sh.rnd = rnd
+
+
+@cython.ccall
+@cython.exceptval(check=False)
+def all_lines_met(cond: i64, n_lines: i64, done: i64, marked_lines: i64) -> cython.bint:
+    """Rules-notes 22: is the all-lines bonus's condition met? ``cond`` 1: every line has a
+    cross (``marked_lines``: a bitmask of the lines with at least one marked stop); 2: every
+    line is complete (``done``: the completed lines)."""
+    full: i64 = (cython.cast(i64, 1) << n_lines) - 1
+    return (marked_lines if cond == 1 else done) == full
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _all_lines_race(km: KernelMap, sh: Sheets) -> cython.void:
+    """After the round's line completions: the players who now meet the all-lines bonus's
+    condition score it, ``first`` unless someone met it in an earlier round (solo: always)."""
+    now: i64 = 0
+    p: i64
+    li: i64
+    lines: i64
+    for p in range(sh.players):
+        if sh.bonus[p] >= 0:
+            continue
+        lines = 0
+        for li in range(km.n_lines):
+            if sh.lmark[p, li]:
+                lines |= cython.cast(i64, 1) << li
+        if all_lines_met(km.all_cond, km.n_lines, sh.done[p], lines):
+            now = 1
+            sh.bonus[p] = (
+                km.all_first if race_firsts(sh.players, 1, sh.bonus_taken) else km.all_others
+            )
+            sh.lpts[p] += sh.bonus[p]
+    sh.bonus_taken |= now
 
 
 # ------------------------------------------------------------------ the bots
@@ -1305,12 +1352,13 @@ class Batch(NamedTuple):
     firsts: Any  # [G, n, L] 1 if completed for the first bonus
     empty: Any  # [G, n, S] 1 if empty at the end
     boxed: Any  # [G, n, S] 1 if carrying an interchange number
+    bonus: Any  # [G, n] the all-lines bonus scored (included in the score), 0 if none
 
 
 def play_games(
     km: KernelMap, bp: BotParams, sh: Sheets, sc: Scratch, seeds: V1, bots: V1,
     special: cython.bint, mts: V2, hist: V1, turns: V1, scores: V2, rounds: V1, when: V3,
-    firsts: B3, empty: B3, boxed: B3,
+    firsts: B3, empty: B3, boxed: B3, bonus: V2,
 ) -> i64:  # fmt: skip
     """Play ``seeds``' games; per game the scores, rounds, completion rounds, ``first``
     bonuses, empty and boxed stations (what ``simulate``'s statistics read). Writes the
@@ -1335,6 +1383,7 @@ def play_games(
                 boxed[g, p, s] = sh.boxed[p, s]
                 e += em
             scores[g, p] = sh.lpts[p] + 2 * sh.inter[p] - sh.pen[e]
+            bonus[g, p] = sh.bonus[p] if sh.bonus[p] > 0 else 0
             for li in range(km.n_lines):
                 when[g, p, li] = sh.when[p, li]
                 firsts[g, p, li] = sh.firsts[p, li]
@@ -1374,6 +1423,7 @@ class Kernel:
             np.zeros((G, self.n), np.int64), np.zeros(G, np.int64),
             np.zeros((G, self.n, L), np.int64), np.zeros((G, self.n, L), np.int8),
             np.zeros((G, self.n, S), np.int8), np.zeros((G, self.n, S), np.int8),
+            np.zeros((G, self.n), np.int64),
         )  # fmt: skip
         h = play_games(
             self.km, self.bp, self.sh, self.sc, np.asarray(seeds, np.int64), self.bots,

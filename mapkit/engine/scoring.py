@@ -18,6 +18,8 @@ class Breakdown:
     empty_stations: int = 0
     players: int = 1
     ruleset: Ruleset = VOLL_VERPLANT
+    all_lines: int = 0
+    """The all-lines bonus scored: counted with the completed lines."""
 
     @property
     def solo(self) -> bool:
@@ -25,7 +27,7 @@ class Breakdown:
 
     @property
     def line_points(self) -> int:
-        return sum(self.completed.values())
+        return sum(self.completed.values()) + self.all_lines
 
     @property
     def interchange_points(self) -> int:

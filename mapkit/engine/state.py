@@ -32,6 +32,7 @@ from mapkit.engine.actions import (
 from mapkit.engine.cards import CARD_NAMES, CHANCE, FREE, PLUS, TERMINAL
 from mapkit.engine.errors import IllegalMove
 from mapkit.engine.kernel import (
+    all_lines_met,
     completion_points,
     nth_card,
     owed_extras,
@@ -50,6 +51,8 @@ class State:
     """One point of a game. Build it with ``Game.new_initial_state(seed)``."""
 
     __slots__ = (
+        "_bonus",
+        "_bonus_taken",
         "_boxed",
         "_card",
         "_counts",
@@ -105,6 +108,8 @@ class State:
         self._newly = [0] * n
         self._when = [0] * (n * t.n_lines)
         self._taken = 0
+        self._bonus = [-1] * n  # the all-lines bonus scored, -1 while not met
+        self._bonus_taken = 0
         self._pending = 0
         self._is_extra = False
         self._earned = 0
@@ -137,6 +142,8 @@ class State:
         s._newly = self._newly[:]
         s._when = self._when[:]
         s._taken = self._taken
+        s._bonus = self._bonus[:]
+        s._bonus_taken = self._bonus_taken
         s._pending = self._pending
         s._is_extra = self._is_extra
         s._earned = self._earned
@@ -274,8 +281,9 @@ class State:
             if done >> li & 1
         }
         return Breakdown(
-            completed, self._inter[player], self.empty_stations(player), self._n, self._game.ruleset
-        )
+            completed, self._inter[player], self.empty_stations(player), self._n,
+            self._game.ruleset, self.all_lines_bonus(player),
+        )  # fmt: skip
 
     def ranks(self) -> list[int]:
         empty = [self.empty_stations(p) for p in range(self._n)]
@@ -610,6 +618,8 @@ class State:
                         self._when[base + li] = rnd
                 newly[p] = 0
             self._taken = taken | now
+        if self._t.all_lines[0]:
+            self._all_lines_race()
         rules = self._game.ruleset
         if self._card == rules.reshuffle:
             self._counts = array("q", rules.counts)
@@ -617,6 +627,27 @@ class State:
         self._round += 1
         self._card = -1
         self._cur = TERMINAL if not self._unfinished else CHANCE
+
+    def _all_lines_race(self) -> None:
+        """Rules-notes 22 (``kernel.all_lines_met``, ``kernel.race_firsts``)."""
+        t = self._t
+        cond, first, others = t.all_lines
+        L, n = t.n_lines, self._n
+        now = 0
+        for p in range(n):
+            if self._bonus[p] >= 0:
+                continue
+            local = self._local[p * L : (p + 1) * L]
+            lines = sum(1 << li for li, lm in enumerate(local) if lm)
+            if all_lines_met(cond, L, self._done[p], lines):
+                now = 1
+                self._bonus[p] = first if race_firsts(n, 1, self._bonus_taken) else others
+                self._lpts[p] += self._bonus[p]
+        self._bonus_taken |= now
+
+    def all_lines_bonus(self, player: int) -> int:
+        """The all-lines bonus points ``player`` has scored (0 while not met, or without one)."""
+        return max(self._bonus[player], 0)
 
     # --------------------------------------------------------------- playouts
     def random_playout(self, rng: Any) -> State:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from mapkit.cards import CARD_VALUE, N_KINDS, PLUS
 from mapkit.engine import actions, kernel
-from mapkit.mapfile.model import CityMap
+from mapkit.mapfile.model import ALL_LINES_CONDITIONS, CityMap
 
 KIND_BITS = (N_KINDS - 1).bit_length()
 """A choice memo's key is ``line-local mask << KIND_BITS | card kind``."""
@@ -116,6 +116,13 @@ class Tables:
         self.slots = tuple(wide if k == PLUS else wide * v + 1 for k, v in enumerate(CARD_VALUE))
         """Per card kind: at least as many as ``choices`` can list on any line (sampling)."""
         self.free_base = actions.free_base(self.n_lines)
+        b = city.all_lines
+        self.all_lines = (
+            (0, 0, 0)
+            if b is None
+            else (ALL_LINES_CONDITIONS.index(b.condition) + 1, b.first, b.others)
+        )
+        """The all-lines bonus as the kernel reads it: (condition, first, others); 0: none."""
         self.stop_masks = tuple(sum(1 << s for s in st) for st in self.stops)
         """Per line, the global bits of its stops."""
         self.memo: list[list[dict[int, LineEntry]]]

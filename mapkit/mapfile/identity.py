@@ -83,7 +83,7 @@ def check_ids(doc: dict[str, Any], emit: Callable[[str, str, str], None]) -> Non
 
 
 def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic]:
-    """REF001-REF011 on a schema-valid document."""
+    """REF001-REF012 on a schema-valid document."""
     from mapkit.rulesets import RulesetError, ruleset_from_doc
 
     out: list[Diagnostic] = []
@@ -93,6 +93,13 @@ def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic
         out.append(make(code, msg, pointer, line, col))
 
     check_ids(doc, emit)
+    bonus = doc.get("all_lines_bonus")
+    if bonus is not None and bonus["first"] < bonus["others"]:
+        emit(
+            "REF012",
+            f"all_lines_bonus: first ({bonus['first']}) is below others ({bonus['others']})",
+            "/all_lines_bonus",
+        )
     if "ruleset" in doc:
         try:
             ruleset_from_doc(doc["ruleset"])

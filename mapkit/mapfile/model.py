@@ -96,6 +96,20 @@ class Line:
         return (forward,)
 
 
+ALL_LINES_CONDITIONS = ("every_line_has_cross", "every_line_completed")
+
+
+@dataclass(frozen=True, slots=True)
+class AllLinesBonus:
+    """The all-lines bonus (Voll verplant Japan's Nagoya and Sendai): ``first`` points to whoever
+    first meets ``condition`` (every line has a cross, or every line is completed), ``others``
+    to those who meet it later, raced like a line completion (rules-notes 22)."""
+
+    first: int
+    others: int
+    condition: str = ALL_LINES_CONDITIONS[0]
+
+
 @dataclass(frozen=True)
 class CityMap:
     id: str
@@ -109,6 +123,8 @@ class CityMap:
     source: str | None = None
     ruleset: Ruleset = VOLL_VERPLANT
     """The edition the map is played under (``"ruleset"``; ``--ruleset`` overrides it)."""
+    all_lines: AllLinesBonus | None = None
+    """The all-lines bonus (``"all_lines_bonus"``), if the map has one."""
     _stations_by_id: Mapping[str, Station] = field(init=False, repr=False, compare=False)
     _lines_by_id: Mapping[str, Line] = field(init=False, repr=False, compare=False)
     _lines_at: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
@@ -225,6 +241,15 @@ def build_map(doc: Mapping[str, Any], source: str | None = None) -> CityMap:
         description=doc.get("description"),
         source=source,
         ruleset=ruleset_from_doc(doc.get("ruleset")),
+        all_lines=_all_lines(doc.get("all_lines_bonus")),
+    )
+
+
+def _all_lines(spec: Mapping[str, Any] | None) -> AllLinesBonus | None:
+    if spec is None:
+        return None
+    return AllLinesBonus(
+        int(spec["first"]), int(spec["others"]), spec.get("condition", ALL_LINES_CONDITIONS[0])
     )
 
 
@@ -246,5 +271,8 @@ def fingerprint(city: CityMap) -> str:
             for ln in city.lines
         ),
     }
+    if city.all_lines is not None:  # absent: fingerprints from before stay
+        b = city.all_lines
+        facts["all_lines"] = [b.first, b.others, b.condition]
     text = json.dumps(facts, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]

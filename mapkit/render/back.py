@@ -214,6 +214,21 @@ def _columns(city: CityMap, b: _Back, solo: bool) -> list[list[Block]]:
         ),
         Item("Each wagon: its letter, then one window per card it takes.", _wagon(b)),
     ]
+    if city.all_lines is not None:
+        bonus = city.all_lines
+        what = (
+            "a cross on every line"
+            if bonus.condition == "every_line_has_cross"
+            else "every line completed"
+        )
+        round_items.insert(
+            -1,
+            Item(
+                f"All lines: the first to have {what} scores {bonus.first} (everyone who does "
+                f"in that round), later ones {bonus.others}; add it to the completed lines.",
+                b.symbol_text("◇"),
+            ),
+        )
     details = score_details(solo, rules)
     tie = (
         "Most points wins; a tie goes to fewer empty stations."

@@ -30,6 +30,8 @@ class SeatOutcome:
     the edition writes into it)."""
     empty: frozenset[str] = frozenset()
     """Stations still empty at the end."""
+    all_lines: int = 0
+    """The all-lines bonus scored (0 if not met, or the map has none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,4 +58,6 @@ class GameOutcome:
         s = self.seats[seat]
         lines = {lid: pts for lid, (_, pts) in s.completed.items()}
         inter = tuple(s.interchanges.values())
-        return Breakdown(lines, inter, len(s.empty), len(self.seats), self.ruleset)
+        return Breakdown(
+            lines, inter, len(s.empty), len(self.seats), self.ruleset, all_lines=s.all_lines
+        )

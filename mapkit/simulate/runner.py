@@ -217,7 +217,7 @@ class GameRunner:
 
         b, hists = self.play(lo, hi)
         tally = Tally(self.city, self.cfg.bots, self.engine)
-        tally.add(*b)
+        tally.add(b.scores, b.rounds, b.when, b.firsts, b.empty, b.boxed)
         seeds = self.seeds(lo, hi)
         records = [
             (i, record_from_turns(self.game, h, t, self.names, seed))
@@ -270,11 +270,12 @@ def batch_of(game: Any, states: Sequence[State]) -> Batch:
                 [[st.completed_first(p) >> li & 1 for li in lines] for p in range(n)],
                 [(~marked[p] >> stations & 1).tolist() for p in range(n)],
                 [(st.boxed(p) >> stations & 1).tolist() for p in range(n)],
+                [st.all_lines_bonus(p) for p in range(n)],
             )
         )
-    cols = list(zip(*rows, strict=True)) if rows else [[] for _ in range(6)]
-    shapes = ((0, n), (0,), (0, n, L), (0, n, L), (0, n, S), (0, n, S))
-    types = (np.int64, np.int64, np.int64, np.int8, np.int8, np.int8)
+    cols = list(zip(*rows, strict=True)) if rows else [[] for _ in range(7)]
+    shapes = ((0, n), (0,), (0, n, L), (0, n, L), (0, n, S), (0, n, S), (0, n))
+    types = (np.int64, np.int64, np.int64, np.int8, np.int8, np.int8, np.int64)
     return Batch(
         *(
             np.array(c, dt) if len(c) else np.zeros(shape, dt)
@@ -316,6 +317,7 @@ def outcomes_of(
                         for s in b.boxed[g, p].nonzero()[0].tolist()
                     },
                     frozenset(t.station_ids[s] for s in b.empty[g, p].nonzero()[0].tolist()),
+                    int(b.bonus[g, p]),
                 )
             )
         out.append(

@@ -75,9 +75,12 @@ class Tally:
         if rank is None:
             empties = empty.sum(axis=2)
             # 1 + the players with a higher score, or the same score and fewer empty stations
+            # (scoring.ranks, vectorised; a ruleset whose ties are shared splits none)
+            split = self.city.ruleset.tie_break == "fewer-empty"
             better = (scores[:, None, :] > scores[:, :, None]) | (
                 (scores[:, None, :] == scores[:, :, None])
                 & (empties[:, None, :] < empties[:, :, None])
+                & split
             )
             rank = 1 + better.sum(axis=2)
         tie = (rank[:, None, :] == rank[:, :, None]).sum(axis=2)
