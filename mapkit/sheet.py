@@ -131,6 +131,9 @@ class Metrics:
 
 METRICS = Metrics()
 
+ALL_LINES_ROW = "*"
+"""The panel row of the all-lines bonus (below the lines' rows), by this line id."""
+
 
 @dataclass(frozen=True, slots=True)
 class Rect:
@@ -414,7 +417,8 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
     """Place every printed element of ``city`` on landscape ``paper``, in mm."""
     width, height = PAPERS[paper]
     printable, header, footer, panel, map_area = _frame(paper, m)
-    rows, fits, boxes = _panel(m, panel, [ln.id for ln in city.lines])
+    bonus_row = [ALL_LINES_ROW] if city.all_lines is not None else []
+    rows, fits, boxes = _panel(m, panel, [ln.id for ln in city.lines] + bonus_row)
 
     items: list[tuple[float, float, float, float]] = []
     reach = station_reach(city, m)

@@ -97,3 +97,21 @@ def test_records_replay_the_bonus() -> None:
     assert [rep.state.all_lines_bonus(p) for p in (0, 1)] == [
         state.all_lines_bonus(p) for p in (0, 1)
     ]
+
+
+def test_the_sheet_has_a_bonus_row_and_the_example_city_plays_both_mechanics() -> None:
+    from pathlib import Path
+
+    from mapkit.mapfile import load_map
+    from mapkit.render.svg import sheet_svg
+    from tests.test_render_common import parse, with_class
+
+    city = load_map(Path(__file__).resolve().parent.parent / "examples" / "kita.json")
+    assert city.all_lines is not None and [ln.id for ln in city.lines if ln.both_ends] == ["A", "B"]
+    root = parse(sheet_svg(city).svg)
+    rows = [g.get("id") for g in with_class(root, "panel-row", "g")]
+    assert rows == [f"row-{ln.id}" for ln in city.lines] + ["row-all"]
+    (diamond,) = [el for el in root.iter() if el.get("id") == "diamond-all"]
+    assert diamond.get("class") == "diamond"
+    halos = {el.get("data-line") for el in with_class(root, "terminus-mark", "path")}
+    assert {"A", "B"} <= halos

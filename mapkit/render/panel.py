@@ -6,10 +6,12 @@ rectangles (classes ``panel-row``, ``diamond``, ``square``, ``score-box``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mapkit.render.style import INK, PAPER_WHITE, fmt, fmt_points, text_on
 from mapkit.rulesets import VOLL_VERPLANT, Ruleset
+from mapkit.sheet import ALL_LINES_ROW
 
 if TYPE_CHECKING:
     from mapkit.render.svg import SheetDrawing
@@ -54,12 +56,28 @@ def score_details(solo: bool, ruleset: Ruleset = VOLL_VERPLANT) -> dict[str, str
     return details
 
 
+@dataclass(frozen=True)
+class _Row:
+    """What a bonus row shows: a line's, or the all-lines bonus's (``all``)."""
+
+    id: str
+    color: str
+    first: int
+    others: int
+
+
 def draw_panel(d: SheetDrawing) -> None:
     """The bonus panel: per line its letter, the first finisher's diamond, the others' square."""
     lay = d.lay
     g = d.group("panel", id="panel")
     for row in lay.panel_rows:
-        ln = d.city.line(row.line_id)
+        if row.line_id == ALL_LINES_ROW:
+            bonus = d.city.all_lines
+            assert bonus is not None
+            ln = _Row("all", INK, bonus.first, bonus.others)
+        else:
+            line = d.city.line(row.line_id)
+            ln = _Row(line.id, line.color, line.first, line.others)
         rg = d.group("panel-row", g, id=f"row-{ln.id}")
         cy = row.letter[1]
         rad = min(row.rect.h * 0.36, 3.8)
