@@ -10,12 +10,13 @@ amounts, and the first map that validates clean is kept. Every choice the data f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mapkit.importers.network import ImportFailure, Network
-from mapkit.importers.patterns import merge_patterns
+from mapkit.importers.patterns import join_apart, merge_patterns
 from mapkit.importers.reduce import DraftLine, keep_lines, thin
 from mapkit.importers.stations import merge_nearby, short_names, slug, station_ids
 
@@ -103,8 +104,14 @@ def _letters(n: int) -> list[str]:
 def draft_lines(network: Network, notes: list[str]) -> list[DraftLine]:
     """Every route's lines (trunk first, then branches and separate pieces)."""
     lines: list[DraftLine] = []
+
+    def metres(a: str, b: str) -> float:
+        pa, pb = network.places[a], network.places[b]
+        k = math.cos(math.radians((pa.lat + pb.lat) / 2))
+        return 111_195.0 * math.hypot(pa.lat - pb.lat, (pa.lon - pb.lon) * k)
+
     for route in network.routes:
-        merged = merge_patterns(list(route.patterns))
+        merged = join_apart(merge_patterns(list(route.patterns)), metres)
         if merged.left_out:
             names = ", ".join(sorted(network.places[s].name for s in merged.left_out))
             notes.append(f"route {route.name}: left out {names} (on a one-way variant)")
