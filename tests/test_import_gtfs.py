@@ -102,7 +102,7 @@ def test_la_imports_to_a_map_that_passes_strict_validation():
         "route Metro A Line (Blue): left out Pacific Ave Station (on a one-way variant)",
         "27 of 97 stations left out to fit --max-stations 70 (termini and interchanges kept)",
         "line D: colour #886688 (#a05da5 is too close to a line it meets)",
-        "line F: colour #6666ee (#fc74fd is too close to a line it meets)",
+        "line F: colour #d65c99 (#fc74fd is too close to a line it meets)",
     ]
     names = {s["id"]: s["name"] for s in doc["stations"]}
     assert names["union"] == "Union"
@@ -224,7 +224,7 @@ def test_routes_without_colours_get_palette_colours_told_apart():
     routes = [(rid, short, kind, None, runs) for rid, short, kind, _c, runs in CROSS_ROUTES]
     result = _import(zipped(feed_files(CROSS_STATIONS, routes)))
     colours = [ln["color"] for ln in result.doc["lines"]]
-    assert colours == ["#222222", "#ee8800", "#0022ee"]
+    assert colours == ["#222222", "#ee8800", "#aa88cc"]  # not the palette's #0022ee (DES007)
     assert "line A: colour #222222 (it had none)" in result.notes
     assert _problems(result.doc) == []
 

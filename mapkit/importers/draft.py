@@ -244,25 +244,11 @@ def _lay_out(result: ImportResult, cfg: ImportConfig, progress: Progress | None)
 
 
 def _colour(result: ImportResult, lines: list[DraftLine], cfg: ImportConfig) -> None:
-    from mapkit.checks.context import CheckContext
-    from mapkit.checks.design import meeting_pairs
-    from mapkit.importers.colours import choose_colours
-    from mapkit.mapfile import LoadResult, build_map
-    from mapkit.mapfile.model import DEFAULT_SHEET_COLOR
+    from mapkit.importers.colours import told_apart
 
-    doc = result.doc
-    city = build_map(doc)
-    met = {
-        frozenset((a.id, b.id))
-        for a, b, where in meeting_pairs(CheckContext(LoadResult("<import>", doc), city, cfg.paper))
-        if where is not None
-    }
     own = dict(zip(_letters(len(lines)), (ln.route.color for ln in lines), strict=True))
-    wanted = [(d["id"], own[d["id"]]) for d in doc["lines"]]
-    colours, changes = choose_colours(
-        wanted, lambda a, b: frozenset((a, b)) in met, DEFAULT_SHEET_COLOR
-    )
-    doc["lines"] = [{**d, "color": colours[d["id"]]} for d in doc["lines"]]
+    wanted = [(d["id"], own[d["id"]]) for d in result.doc["lines"]]
+    result.doc, changes = told_apart(result.doc, wanted, (cfg.paper,))
     for ch in changes:
         why = "it had none" if ch.old is None else f"{ch.old} is too close to a line it meets"
         result.notes.append(f"line {ch.line}: colour {ch.new} ({why})")
