@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ("tests.studio_browser",)  # the browser tests' ``browser`` and ``studio``
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARK_MAPS = ROOT / "benchmarks" / "maps"
 

@@ -82,7 +82,8 @@ def test_card_sizes():
 @pytest.mark.parametrize(
     "size, message",
     [("jumbo", "unknown card size 'jumbo'"), ("20x20", "each side must be 30 to 190 mm"),
-     ("100x190", "does not fit on a4 paper")],
+     ("100x190", "does not fit on a4 paper"),
+     ("35x50", "a 35 x 50 mm card is too small for the card rules at 1.6 mm text")],
 )  # fmt: skip
 def test_bad_card_size_exits_2_and_writes_nothing(tmp_path, size, message):
     out = tmp_path / "deck.pdf"
@@ -110,18 +111,63 @@ def _text_box(el) -> tuple[float, float, float, float]:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("size", [*CARD_SIZES, "60x90"])
+@pytest.mark.parametrize("size", [*CARD_SIZES, "60x90", "44x63"])
 def test_rule_text_ends_before_the_upside_down_corner_index(paper, size):
-    """Every rule line beside the bottom-right index ends 1 mm before the index's glyph."""
+    """Every rule line beside the bottom-right index ends 1 mm before the index's glyph,
+    and every line stays inside the card's white frame."""
     fronts, _ = card_sheets(paper, card_size(size))
     checked = 0
     for card in (c for page in fronts for c in with_class(parse(page), "card", "g")):
         (index,) = with_class(card, "card-index", "text")
         i_left, i_top, _, _ = _text_box(index)
+        frame = _rect(card.findall(SVG_NS + "rect")[1])
         for line in with_class(card, "card-rule", "text"):
-            _, _, right, bottom = _text_box(line)
+            left, _, right, bottom = _text_box(line)
+            assert frame[0] < left and right < frame[0] + frame[2]
+            assert bottom <= frame[1] + frame[3] - 0.99, (card.get("data-card"), line.text)
             if bottom > i_top:
                 checked += 1
                 assert right <= i_left - 0.99, (card.get("data-card"), line.text)
-    if size == "poker":
-        assert checked  # there the long rules do reach down beside the index
+    if size == "44x63":
+        assert checked  # on mini cards every rule reaches down beside the index
+
+
+@pytest.mark.parametrize(
+    ("size", "text"), [("poker", 2.6), ("bridge", 2.6), ("44x63", 1.9), ("41x63", 1.8)]
+)
+def test_rules_take_the_largest_size_that_fits_the_whole_deck(size, text):
+    """One size for the deck: 2.6 mm on poker cards, smaller only on mini cards."""
+    fronts, _ = card_sheets("a4", card_size(size))
+    sizes = {
+        float(t.get("font-size")) for page in fronts for t in with_class(parse(page), "card-rule")
+    }
+    assert sizes == {text}
+
+
+def test_the_bottom_index_is_the_top_one_turned_about_the_cards_centre():
+    """As on playing cards: the card turned by 180° shows the same corner, and the 6 is
+    underlined so that, turned, it does not read as a 9."""
+    fronts, _ = card_sheets("a4", CARD_SIZES["poker"])
+    for card in (c for page in fronts for c in with_class(parse(page), "card", "g")):
+        (top,) = with_class(card, "card-corner", "text")
+        (turned,) = with_class(card, "card-index", "text")
+        frame = _rect(card.findall(SVG_NS + "rect")[1])
+        cx, cy = frame[0] + frame[2] / 2, frame[1] + frame[3] / 2
+        assert (turned.get("x"), turned.get("y"), turned.text) == (
+            top.get("x"), top.get("y"), top.text,
+        )  # fmt: skip
+        assert turned.get("transform") == f"rotate(180 {cx:g} {cy:g})"
+        # glyphs 3.70 mm (half the index's font size) in from the frame's corner, top left
+        # and, turned, bottom right (before, the turned one stood 8.5 mm up from the bottom)
+        t_left, t_top, _, _ = _text_box(top)
+        _, _, right, bottom = _text_box(turned)
+        assert t_left - frame[0] == pytest.approx(3.70, abs=0.01)
+        assert t_top - frame[1] == pytest.approx(3.70, abs=0.01)
+        assert frame[0] + frame[2] - right == pytest.approx(3.70, abs=0.01)
+        assert frame[1] + frame[3] - bottom == pytest.approx(3.70, abs=0.01)
+        lines = with_class(card, "card-underline", "rect")
+        if card.get("data-card") == "6":
+            assert len(lines) == 3  # the face and both corners
+            assert lines[-1].get("transform") == turned.get("transform")
+        else:
+            assert lines == []

@@ -94,3 +94,28 @@ def test_cli_names_the_names_left_out(tmp_path):
     line = next(ln for ln in res.output.splitlines() if "station names placed" in ln)
     assert f"{len(skipped)} left out for lack of room: " in line
     assert line.endswith(", ".join(city.station(s).label for s in skipped))
+
+
+def test_a_name_goes_where_the_designer_put_it_when_that_spot_is_free():
+    """A station's ``label`` (dragged in the studio) is tried first; blocked, the usual order."""
+    import copy
+
+    from mapkit.mapfile.model import build_map
+    from tests.conftest import TINY
+
+    def placed(at: str | None):
+        doc = copy.deepcopy(TINY)
+        if at:
+            doc["stations"][0]["label"] = at
+        res = sheet_svg(build_map(doc), labels=True)
+        (lb,) = res.labels.labels
+        (text,) = with_class(parse(res.svg), "label", "text")
+        assert text.get("data-station") == "a" and text.get("data-at") == lb.at
+        return lb, res.layout.stations["a"]
+
+    assert placed(None)[0].at == "ne"  # east is the line to b, west the wagon
+    lb, (x, y) = placed("s")
+    assert lb.at == "s" and lb.box.y > y and lb.box.x < x < lb.box.right
+    lb, (x, y) = placed("nw")
+    assert lb.at == "nw" and lb.box.bottom < y and lb.box.right < x
+    assert placed("e")[0].at == "ne"  # the line runs there: the first free spot instead

@@ -145,6 +145,51 @@ def test_pad_is_a_front_b_back_and_the_back_turned_as_the_flip_needs(tmp_path, f
 
 
 @pytest.mark.parametrize(
+    "finish, args, crop_marks",
+    [("bleed", ["--bleed"], 0), ("crop", ["--background", "full"], 8), ("trim", ["--pdf"], 0)],
+)
+def test_every_page_with_the_deck_has_the_sheets_boxes(tmp_path, finish, args, crop_marks):
+    """A print shop gets pages of one size: the blank back, the card fronts and backs take
+    the sheet's MediaBox, TrimBox and BleedBox, and its crop marks (4 corners, 2 each)."""
+    out = tmp_path / "deck.pdf"
+    res = runner.invoke(app, ["render", "berlin", *args, "--cards", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    reader = _reader(out.read_bytes())
+    assert len(reader.pages) == 6  # sheet, blank back, fronts, backs, fronts, backs
+    boxes = {
+        tuple(tuple(_box(p, name)) for name in ("/MediaBox", "/TrimBox", "/BleedBox"))
+        for p in reader.pages
+    }
+    (_media, trim, bleed), *others = boxes
+    assert others == []
+    assert trim[2] - trim[0] == pytest.approx(841.89, abs=0.01)
+    outset = 0 if finish == "trim" else METRICS.bleed * PT
+    assert bleed[0] == pytest.approx(trim[0] - outset, abs=0.01)
+    from mapkit.render.cards import card_sheets
+    from mapkit.render.svg import blank_svg
+
+    fronts, backs = card_sheets("a4", (63.0, 88.0), finish)
+    for svg in (blank_svg("a4", finish), *fronts, *backs):
+        assert svg.count('class="crop-mark"') == crop_marks
+
+
+def test_a_sheet_without_back_gets_a_blank_back_so_the_deck_starts_on_a_front(tmp_path):
+    """`--copies 2 --cards` is a duplex PDF: sheet, blank, sheet, blank, then the deck's
+    fronts on odd pages with their backs behind them (before, the first fronts fell on the
+    back of the last sheet and every card back on the next sheet's front)."""
+    out = tmp_path / "deck.pdf"
+    res = runner.invoke(app, ["render", "berlin", "--copies", "2", "--cards", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    pages = _pages_png(out)
+    assert len(pages) == 8
+    blank = [p.getextrema() == (255, 255) for p in pages]  # nothing but white paper
+    assert blank == [False, True, False, True, False, False, False, False]
+    assert _reader(out.read_bytes()).trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == (
+        "/DuplexFlipLongEdge"
+    )
+
+
+@pytest.mark.parametrize(
     "args, message",
     [
         (["amsterdam", "--pad"], "--pad prints one map on the front and another on the back"),

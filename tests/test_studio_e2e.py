@@ -13,12 +13,9 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright for Python is missing (pip install -e '.[test]')"
-)
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+from tests.studio_browser import centre, press, require_chromium, settle, tid
+
+require_chromium()
 from typer.testing import CliRunner  # noqa: E402
 
 from mapkit.cli import app as cli  # noqa: E402
@@ -26,89 +23,6 @@ from mapkit.mapfile import writer  # noqa: E402
 from tests.studio_server import Server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync",
-]  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def studio(browser):
-    """open(path) -> (page, server); ``server=`` opens another tab on a running server
-    (``context=``: in the same browser profile). Everything is closed after the test."""
-    servers: list[Server] = []
-    contexts: list = []
-    errors: list[str] = []
-
-    def open_(path: Path, readonly: bool = False, *, bypass_csp: bool = False, root=None,
-              server: Server | None = None, context=None):  # fmt: skip
-        if server is None:
-            server = Server(path, readonly, root)
-            servers.append(server)
-        if context is None:
-            context = browser.new_context(
-                viewport={"width": 1400, "height": 850}, bypass_csp=bypass_csp
-            )
-            contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        # a refused script or style would be an injection the page let through
-        page.on(
-            "console",
-            lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
-        )
-        page.goto(server.url)
-        page.wait_for_selector("body[data-ready='1']")
-        return page, server
-
-    open_.servers = servers
-    yield open_
-    for context in contexts:
-        context.close()
-    for server in servers:
-        server.stop()
-    assert not errors, errors
-
-
-def tid(page, name: str):
-    return page.locator(f'[data-testid="{name}"]')
-
-
-def centre(page, selector: str) -> tuple[float, float]:
-    """The centre of an element on screen, read in one step (the overlay is redrawn often)."""
-    page.wait_for_selector(selector)
-    return page.evaluate(
-        """(sel) => {
-          const r = document.querySelector(sel).getBoundingClientRect();
-          return [r.x + r.width / 2, r.y + r.height / 2];
-        }""",
-        selector,
-    )
-
-
-def press(page, key: str, times: int, ctrlKey: bool = False) -> None:
-    """Send a key ``times`` times in one round trip (the page's own key handler runs)."""
-    page.evaluate(
-        """([key, times, ctrlKey]) => {
-          for (let i = 0; i < times; i++)
-            document.body.dispatchEvent(
-              new KeyboardEvent('keydown', {key, ctrlKey, bubbles: true}));
-        }""",
-        [key, times, ctrlKey],
-    )
-
-
-def settle(page) -> None:
-    """Wait until the page has sent its last edit and shows the server's answer to it."""
-    page.wait_for_function("() => !S.syncing && !S.needSync && S.sheetRevision === S.revision")
 
 
 def test_draw_a_line_drag_undo_redo_save_validate(studio, tmp_path):

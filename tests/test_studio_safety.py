@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from mapkit.cli import app as cli
 from mapkit.mapfile import MAX_FILE_BYTES, writer
-from mapkit.studio.app import PAGE_CSP, SVG_CSP
+from mapkit.studio.guard import PAGE_CSP, SVG_CSP
 from tests.test_studio_api import BASE, HOST, JSON, ROOT, TOKEN, client_for, put
 
 runner = CliRunner()

@@ -129,6 +129,8 @@ def city_doc(city: CityMap) -> dict[str, Any]:
             st["special"] = True
         if s.pinned:
             st["pinned"] = True
+        if s.label_at is not None:
+            st["label"] = s.label_at
         stations.append(st)
     doc["stations"] = stations
     lines = []

@@ -25,6 +25,8 @@ class Station:
     name: str | None = None
     special: bool = False
     pinned: bool = False
+    label_at: str | None = None
+    """Where the designer wants the name: a compass direction (``"ne"``), None for anywhere."""
 
     @property
     def xy(self) -> Point:
@@ -157,6 +159,7 @@ def build_map(doc: Mapping[str, Any], source: str | None = None) -> CityMap:
             name=s.get("name"),
             special=bool(s.get("special", False)),
             pinned=bool(s.get("pinned", False)),
+            label_at=s.get("label"),
         )
         for i, s in enumerate(doc["stations"])
     )

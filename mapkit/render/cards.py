@@ -22,8 +22,24 @@ CARD_BACK = "#1f4e8c"
 BORDER = {"number": "#1f4e8c", "express": "#b3261e", "plus": "#1b7a3d", "free": "#6b3fa0"}
 
 
-# Space kept between the rule text and the upside-down corner index (mm).
 RULE_CLEARANCE = 1.0
+"""Space kept between the rule text and the upside-down corner index (mm)."""
+INDEX_INSET = 0.5
+"""The corner index's glyphs start this far (in its font sizes) from the white frame's edges."""
+DIGIT_HEIGHT = 0.73
+"""DejaVu Sans Bold digits and capitals, above the baseline, in font sizes."""
+DESCENT = 0.25
+"""Room kept below a text's baseline, in font sizes."""
+TITLE_SIZE = 4.0
+"""The card's name under its face (mm), smaller only where a narrow card needs it."""
+RULE_SIZES = tuple(round(2.6 - 0.1 * i, 1) for i in range(11))
+"""Font sizes (mm) tried for the rule text, largest first: 2.6 mm (7.4 pt) to 1.6 mm (4.5 pt)."""
+RULE_TOP = 0.66
+"""Where the rule text starts, as a share of the white frame's height."""
+LINE_HEIGHT = 1.3
+"""Rule lines apart, in font sizes."""
+UNDERLINED = frozenset({"6", "9"})
+"""Faces underlined, as on playing cards, so a 6 turned upside down is not read as 9."""
 
 
 def card_kind_name(kind: int) -> str:
@@ -93,11 +109,11 @@ def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
     return [*lines, cur] if cur else lines
 
 
-def _document(paper: str, cls: str):
-    from mapkit.render.svg import page_document
+def _document(paper: str, cls: str, finish: str):
+    from mapkit.render.svg import finished_page
 
     trim = page_boxes(paper).trim
-    dwg = page_document(page_boxes(paper))
+    dwg = finished_page(paper, finish)
     root = dwg.g(font_family=FONT_FAMILY, id=cls, **{"class": cls})
     dwg.add(root)
     root.add(dwg.rect((0, 0), (fmt(trim.w), fmt(trim.h)), fill=PAPER_WHITE))
@@ -132,7 +148,43 @@ def _text(dwg, parent, s: str, x: float, y: float, size: float, **kw) -> None:
     parent.add(dwg.text(s, insert=(fmt(x), fmt(y)), **attrs))
 
 
-def _front(dwg, root, kind: int, cell: Rect, bleed: float) -> None:
+def _index(dwg, parent, face: str, inner: Rect, size: float) -> None:
+    """The corner index: top left, and the same turned by 180° about the card's centre into
+    the bottom-right corner, so a card held either way up reads at its top left. A 6 (or
+    9) is underlined, as on playing cards, so the turned one is not read as a 9."""
+    width = text_width(face, size, bold=True)
+    left = inner.x + INDEX_INSET * size
+    baseline = inner.y + (INDEX_INSET + DIGIT_HEIGHT) * size
+    cx, cy = inner.center
+    for cls, turn in (("card-corner", {}), ("card-index", {"transform": _turn(cx, cy)})):
+        _text(
+            dwg, parent, face, left + width / 2, baseline, size, bold=True,
+            **{"class": cls}, **turn,
+        )  # fmt: skip
+        _underline(dwg, parent, face, left, baseline, width, size, **turn)
+
+
+def _turn(x: float, y: float) -> str:
+    return f"rotate(180 {fmt(x)} {fmt(y)})"
+
+
+def _underline(
+    dwg, parent, face: str, left: float, baseline: float, width: float, size: float, **kw
+) -> None:
+    if face not in UNDERLINED:
+        return
+    parent.add(
+        dwg.rect(
+            (fmt(left), fmt(baseline + 0.08 * size)),
+            (fmt(width), fmt(0.08 * size)),
+            fill=INK,
+            **{"class": "card-underline"},
+            **kw,
+        )
+    )
+
+
+def _front(dwg, root, kind: int, cell: Rect, bleed: float, rule_size: float) -> None:
     g = dwg.g(**{"class": "card", "data-card": CARD_NAMES[kind]})
     root.add(g)
     colour = BORDER[card_kind_name(kind)]
@@ -144,41 +196,82 @@ def _front(dwg, root, kind: int, cell: Rect, bleed: float) -> None:
             **{"class": "card-bleed"},
         )
     )
-    inset = METRICS.margin - 1.0
-    inner = Rect(cell.x + inset, cell.y + inset, cell.w - 2 * inset, cell.h - 2 * inset)
+    inner = _inner(cell)
     g.add(
         dwg.rect(
             (fmt(inner.x), fmt(inner.y)), (fmt(inner.w), fmt(inner.h)), rx=2.5, fill=PAPER_WHITE
         )
     )
     face = card_face(kind)
-    big = min(inner.w * 0.42, inner.h * 0.3)
+    big = _face_size(inner)
     cx = inner.center[0]
-    _text(dwg, g, face, cx, inner.y + inner.h * 0.42, big, bold=True, **{"class": "card-face"})
-    corner = big * 0.32
-    _text(dwg, g, face, inner.x + corner * 0.9, inner.y + corner * 1.15, corner, bold=True)
-    index_x, index_y = inner.right - corner * 0.9, inner.bottom - corner * 1.15
-    _text(
-        dwg, g, face, index_x, index_y, corner, bold=True,
-        transform=f"rotate(180 {fmt(index_x)} {fmt(index_y - corner * 0.36)})",
-        **{"class": "card-index"},
-    )  # fmt: skip
+    face_y = inner.y + inner.h * 0.42
+    _text(dwg, g, face, cx, face_y, big, bold=True, **{"class": "card-face"})
+    face_w = text_width(face, big, bold=True)
+    _underline(dwg, g, face, cx - face_w / 2, face_y, face_w, big)
+    _index(dwg, g, face, inner, _corner_size(inner))
     title = card_title(kind)
-    _text(dwg, g, title, cx, inner.y + inner.h * 0.56, 4.0, bold=True, fill=colour)
-    rule = card_rule(kind).split(": ", 1)[-1]
-    size = 2.6
-    # the upside-down index reaches up to its glyph's full height above the card's bottom
-    # corner; the rule text, centred, keeps its lines this clear of the index on both sides
-    index_left = index_x - text_width(face, corner, bold=True) / 2 - RULE_CLEARANCE
-    index_top = index_y - corner * 0.72 - RULE_CLEARANCE
-    top = inner.y + inner.h * 0.66
-    lines = wrap(rule, inner.w - 6.0, size)
-    if top + len(lines) * size * 1.3 + size * 0.25 > index_top:
-        lines = wrap(rule, 2 * (index_left - cx), size)
-    y = top
+    title_size = min(TITLE_SIZE, TITLE_SIZE * (inner.w - 2.0) / text_width(title, TITLE_SIZE, True))
+    _text(dwg, g, title, cx, inner.y + inner.h * 0.56, title_size, bold=True, fill=colour)
+    y = inner.y + inner.h * RULE_TOP
+    lines = _rule_lines(kind, inner, face, rule_size)
+    assert lines is not None  # rule_size chose a size at which every rule fits
     for line in lines:
-        y += size * 1.3
-        _text(dwg, g, line, cx, y, size, **{"class": "card-rule"})
+        y += rule_size * LINE_HEIGHT
+        _text(dwg, g, line, cx, y, rule_size, **{"class": "card-rule"})
+
+
+def _rule_lines(kind: int, inner: Rect, face: str, size: float) -> list[str] | None:
+    """The card's rule in lines at ``size``, clear of the turned corner index: across the
+    card while they end above it, else narrower, centred, to end 1 mm before it; None when
+    they would not end above the white frame's bottom edge."""
+    rule = card_rule(kind).split(": ", 1)[-1]
+    rule = rule[0].upper() + rule[1:]
+    corner = _corner_size(inner)
+    # the turned index fills the bottom-right corner up to its glyphs' full height (and the
+    # depth below a baseline, turned above it)
+    index_left = (
+        inner.right - INDEX_INSET * corner - text_width(face, corner, bold=True) - RULE_CLEARANCE
+    )
+    index_top = inner.bottom - (INDEX_INSET + DIGIT_HEIGHT + DESCENT) * corner - RULE_CLEARANCE
+    top = inner.y + inner.h * RULE_TOP
+
+    def bottom(lines: list[str]) -> float:
+        return top + len(lines) * size * LINE_HEIGHT + size * DESCENT
+
+    lines = wrap(rule, inner.w - 6.0, size)
+    if bottom(lines) <= index_top:
+        return lines
+    lines = wrap(rule, 2 * (index_left - inner.center[0]), size)
+    return lines if bottom(lines) <= inner.bottom - RULE_CLEARANCE else None
+
+
+def _face_size(inner: Rect) -> float:
+    return min(inner.w * 0.42, inner.h * 0.3)
+
+
+def _corner_size(inner: Rect) -> float:
+    return _face_size(inner) * 0.32
+
+
+def _inner(cell: Rect) -> Rect:
+    """The white frame inside a card's coloured border."""
+    inset = METRICS.margin - 1.0
+    return Rect(cell.x + inset, cell.y + inset, cell.w - 2 * inset, cell.h - 2 * inset)
+
+
+def rule_size(size: tuple[float, float]) -> float:
+    """The rule text's font size (mm) on cards of ``size``: the largest of
+    :data:`RULE_SIZES` at which every card's rule fits, one size for the whole deck.
+    ValueError for a card too small to hold them."""
+    inner = _inner(Rect(0.0, 0.0, *size))
+    for s in RULE_SIZES:
+        if all(_rule_lines(k, inner, card_face(k), s) is not None for k in set(DECK)):
+            return s
+    raise ValueError(
+        f"a {size[0]:g} x {size[1]:g} mm card is too small for the card rules"
+        f" at {RULE_SIZES[-1]:g} mm text"
+    )
 
 
 def _back(dwg, root, cell: Rect, bleed: float) -> None:
@@ -223,22 +316,25 @@ def _back(dwg, root, cell: Rect, bleed: float) -> None:
 
 
 def card_sheets(
-    paper: str = "a4", size: tuple[float, float] = (63.0, 88.0)
+    paper: str = "a4", size: tuple[float, float] = (63.0, 88.0), finish: str = "trim"
 ) -> tuple[list[str], list[str]]:
     """The deck on as many pages as it needs: (fronts, backs), one back page per front page.
 
     Backs are drawn upright as read, each behind its front; turning a back page for a
-    printer that flips on the long edge is the PDF export's job.
+    printer that flips on the long edge is the PDF export's job. ``finish`` (one of
+    ``sheet.FINISHES``) gives the pages the boxes and crop marks of the sheets they are
+    printed with: a print shop takes a PDF whose pages are all of one size.
     """
     grid = card_grid(paper, size)
     bleed = grid.bleed
+    text = rule_size(size)
     fronts, backs = [], []
     for start in range(0, len(DECK), grid.per_page):
         kinds = DECK[start : start + grid.per_page]
-        dwg, root = _document(paper, "cards")
-        bdwg, broot = _document(paper, "card-backs")
+        dwg, root = _document(paper, "cards", finish)
+        bdwg, broot = _document(paper, "card-backs", finish)
         for kind, cell in zip(kinds, grid.cells, strict=False):
-            _front(dwg, root, kind, cell, bleed)
+            _front(dwg, root, kind, cell, bleed, text)
             _back(bdwg, broot, behind(cell, grid.width), bleed)
         _cut_marks(dwg, root, grid)
         fronts.append(dwg.tostring())

@@ -34,6 +34,7 @@ class Label:
     baseline: float
     anchor: str  # "start", "middle" or "end"
     box: Rect
+    at: str = "e"  # the compass direction from the station (DIRECTIONS)
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,25 @@ class LabelResult:
         return len(self.labels)
 
 
+DIRECTIONS = ("e", "ne", "se", "w", "n", "s", "nw", "sw")
+"""The compass directions of a ring's positions, in the order they are tried."""
+
+
 def _candidates(
-    lines: tuple[str, ...], size: float, mark: tuple[float, float, float, float]
-) -> Iterable[tuple[float, float, str, Rect]]:
-    """(x, first baseline, anchor, box) around a station's bounding box, best first."""
-    yield from _ring(lines, size, mark, GAP)
-    yield from _ring(lines, size, mark, 4 * GAP)
+    lines: tuple[str, ...],
+    size: float,
+    mark: tuple[float, float, float, float],
+    prefer: str | None = None,
+) -> Iterable[tuple[str, tuple[float, float, str, Rect]]]:
+    """(direction, (x, first baseline, anchor, box)) around a station's bounding box, best
+    first: the designer's direction ``prefer`` (a station's ``label``, both rings) first."""
+    rings = [list(_ring(lines, size, mark, GAP)), list(_ring(lines, size, mark, 4 * GAP))]
+    first = DIRECTIONS.index(prefer) if prefer in DIRECTIONS else None
+    if first is not None:
+        yield prefer, rings[0][first]
+        yield prefer, rings[1][first]
+    for ring in rings:
+        yield from ((DIRECTIONS[i], c) for i, c in enumerate(ring) if i != first)
 
 
 def _ring(
@@ -126,7 +140,7 @@ def place_labels(
         mark = (min(a[0], b[0]) - e, min(a[1], b[1]) - e, max(a[0], b[0]) + e, max(a[1], b[1]) + e)
         found = None
         for lines in _layouts(name):
-            for x, base, anchor, rect in _candidates(lines, size, mark):
+            for at, (x, base, anchor, rect) in _candidates(lines, size, mark, st.label_at):
                 if not area.contains(rect):
                     continue
                 geom = box(rect.x, rect.y, rect.right, rect.bottom)
@@ -138,7 +152,7 @@ def place_labels(
                 near = centres.query(geom, predicate="dwithin", distance=own + AMBIGUOUS)
                 if any(ids[i] != st.id for i in near):
                     continue
-                found = Label(st.id, name, lines, x, base, anchor, rect)
+                found = Label(st.id, name, lines, x, base, anchor, rect, at)
                 break
             if found:
                 break

@@ -31,7 +31,16 @@ from mapkit.render.style import (
     gray_styles,
     text_on,
 )
-from mapkit.sheet import PageBoxes, Rect, SheetLayout, layout, loop_arrows, page_boxes
+from mapkit.sheet import (
+    METRICS,
+    Metrics,
+    PageBoxes,
+    Rect,
+    SheetLayout,
+    layout,
+    loop_arrows,
+    page_boxes,
+)
 
 Point = tuple[float, float]
 
@@ -128,6 +137,57 @@ def page_document(boxes: PageBoxes):
     return dwg
 
 
+def sheet_finish(background: str = "home", grayscale: bool = False, crop_marks: bool = True) -> str:
+    """How a page of a document ends (one of ``sheet.FINISHES``), from the render options:
+    a grayscale sheet is always a white home page; ``full`` bleeds, with crop marks unless
+    ``crop_marks`` is false. Every page of one PDF (sheets, backs, cards) takes the same
+    finish, so a print shop gets pages of one size with the same boxes."""
+    if background not in BACKGROUNDS:
+        raise ValueError(f"background must be one of {', '.join(BACKGROUNDS)}")
+    if grayscale or background == "home":
+        return "trim"
+    return "crop" if crop_marks else "bleed"
+
+
+def draw_crop_marks(dwg, parent, trim: Rect, m: Metrics = METRICS) -> None:
+    """Trim marks at the four corners of ``trim`` (the page's own coordinates: the trim's
+    top-left corner is 0, 0), outside the bleed, for a print shop's guillotine."""
+    g = dwg.g(id="crop-marks", **{"class": "crop-marks"})
+    parent.add(g)
+    start, end = m.bleed, m.bleed + m.crop_mark
+    for x, sx in ((0.0, -1), (trim.w, 1)):
+        for y, sy in ((0.0, -1), (trim.h, 1)):
+            for a, b in (
+                ((x + sx * start, y), (x + sx * end, y)),
+                ((x, y + sy * start), (x, y + sy * end)),
+            ):
+                g.add(
+                    dwg.line(
+                        (fmt(a[0]), fmt(a[1])),
+                        (fmt(b[0]), fmt(b[1])),
+                        stroke="#000000",
+                        stroke_width=0.25,
+                        **{"class": "crop-mark"},
+                    )
+                )
+
+
+def finished_page(paper: str, finish: str):
+    """An svgwrite document for a page of ``paper`` finished as ``finish``, with its crop
+    marks when it has them; the trim's top-left corner is 0, 0."""
+    boxes = page_boxes(paper, finish)
+    dwg = page_document(boxes)
+    if finish == "crop":
+        draw_crop_marks(dwg, dwg, boxes.trim)
+    return dwg
+
+
+def blank_svg(paper: str = "a4", finish: str = "trim") -> str:
+    """An empty page (with crop marks when ``finish`` is ``crop``): the back of a sheet
+    that has none in a duplex PDF, so the pages after it keep their side."""
+    return finished_page(paper, finish).tostring()
+
+
 class SheetDrawing:
     """One sheet being drawn: the layout, the style choices and the svgwrite document."""
 
@@ -146,10 +206,8 @@ class SheetDrawing:
         self.m = self.lay.metrics
         self.grayscale = grayscale
         self.solo = solo
-        if background not in BACKGROUNDS:
-            raise ValueError(f"background must be one of {', '.join(BACKGROUNDS)}")
-        self.background = "home" if grayscale else background
-        finish = "trim" if self.background == "home" else "crop" if crop_marks else "bleed"
+        finish = sheet_finish(background, grayscale, crop_marks)
+        self.background = "home" if finish == "trim" else "full"
         self.finish = finish
         self.boxes = page_boxes(paper, finish, self.m)
         self.dwg = page_document(self.boxes)
@@ -237,7 +295,7 @@ class SheetDrawing:
                 )
             )
             if self.finish == "crop":
-                self.draw_crop_marks()
+                draw_crop_marks(self.dwg, self.root, self.boxes.trim, m)
             return
         self.root.add(
             self.dwg.rect(
@@ -254,27 +312,6 @@ class SheetDrawing:
             tinted.append(Rect(pn.x - 1.5, pn.y, pn.w + 1.5, lay.footer.y - pn.y))
         for r in tinted:
             g.add(self.dwg.rect((fmt(r.x), fmt(r.y)), (fmt(r.w), fmt(r.h)), rx=2.0, fill=tint))
-
-    def draw_crop_marks(self) -> None:
-        """Trim marks at the four corners, outside the bleed, for a print shop's guillotine."""
-        lay, m = self.lay, self.m
-        g = self.group("crop-marks", id="crop-marks")
-        start, end = m.bleed, m.bleed + m.crop_mark
-        for x, sx in ((0.0, -1), (lay.width, 1)):
-            for y, sy in ((0.0, -1), (lay.height, 1)):
-                for a, b in (
-                    ((x + sx * start, y), (x + sx * end, y)),
-                    ((x, y + sy * start), (x, y + sy * end)),
-                ):
-                    g.add(
-                        self.dwg.line(
-                            (fmt(a[0]), fmt(a[1])),
-                            (fmt(b[0]), fmt(b[1])),
-                            stroke="#000000",
-                            stroke_width=0.25,
-                            **{"class": "crop-mark"},
-                        )
-                    )
 
     def draw_header(self, title: str | None = None, right: str | None = None) -> None:
         lay, m = self.lay, self.m
@@ -565,7 +602,7 @@ class SheetDrawing:
                 size,
                 anchor=lb.anchor,
                 cls="label",
-                **{"data-station": lb.station_id},
+                **{"data-station": lb.station_id, "data-at": lb.at},
             )
             for k, more in enumerate(lb.lines[1:], start=1):
                 y = lb.baseline + k * size * LINE_SPACING
@@ -618,4 +655,12 @@ def sheet_svg(
     return RenderResult(d.tostring(), placed, d.lay)
 
 
-__all__ = ["RenderResult", "SheetDrawing", "pill_path", "sheet_svg", "text_width"]
+__all__ = [
+    "RenderResult",
+    "SheetDrawing",
+    "blank_svg",
+    "pill_path",
+    "sheet_finish",
+    "sheet_svg",
+    "text_width",
+]

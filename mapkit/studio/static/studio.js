@@ -131,8 +131,185 @@ function redo() {
   changed();
 }
 function keepSelection() {
+  if (S.sel && S.sel.kind === "stations") S.sel = asSelection(S.sel.ids);
   if (S.sel && S.sel.kind === "station" && !station(S.sel.id)) S.sel = null;
   if (S.sel && S.sel.kind === "line" && !line(S.sel.id)) S.sel = null;
+}
+
+// ---- selection ----------------------------------------------------------------------------
+// One station is {kind: "station", id}; several (a box, Shift-click) {kind: "stations", ids}.
+function selectedIds() {
+  if (!S.sel) return [];
+  if (S.sel.kind === "station") return [S.sel.id];
+  return S.sel.kind === "stations" ? S.sel.ids : [];
+}
+function asSelection(ids) {
+  const live = [...new Set(ids)].filter((id) => station(id));
+  if (live.length > 1) return { kind: "stations", ids: live };
+  return live.length ? { kind: "station", id: live[0] } : null;
+}
+function selectStations(ids) { select(asSelection(ids)); }
+function toggleStation(id) {
+  const ids = selectedIds();
+  selectStations(ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]);
+}
+// The stations inside a box dragged on the canvas (map units, either corner first).
+function stationsIn(a, b) {
+  const [x0, x1] = [Math.min(a.x, b.x), Math.max(a.x, b.x)];
+  const [y0, y1] = [Math.min(a.y, b.y), Math.max(a.y, b.y)];
+  return stations().filter((s) => s.x >= x0 && s.x <= x1 && s.y >= y0 && s.y <= y1).map((s) => s.id);
+}
+
+// The index of each stop's vertex in a line's shape (stops found in order), or null when
+// a stop is not a vertex of it; `at(id)`: where the station is.
+function shapeStops(l, at = station) {
+  const out = [];
+  let k = 0;
+  for (const id of l.stops) {
+    const s = at(id);
+    if (!s) return null;
+    while (k < l.shape.length && Math.hypot(l.shape[k][0] - s.x, l.shape[k][1] - s.y) > 1e-6) k++;
+    if (k === l.shape.length) return null;
+    out.push(k);
+  }
+  return out;
+}
+
+// Move stations by (dx, dy) from where they are in `src` (the map as a drag began). A group
+// takes along the wagons of the lines that start in it, and the bends of a line's own shape
+// between two of its stops (the studio's 45° shapes are redrawn by refreshShapes).
+function moveStations(ids, dx, dy, src = S.doc) {
+  const set = new Set(ids);
+  const from = new Map((src.stations || []).map((st) => [st.id, { x: st.x, y: st.y }]));
+  for (const id of set) {
+    const s = station(id);
+    const o = from.get(id);
+    if (s && o) { s.x = round(o.x + dx); s.y = round(o.y + dy); }
+  }
+  if (set.size < 2) return;
+  (src.lines || []).forEach((ol, n) => {
+    const l = lines()[n];
+    if (!l || l.id !== ol.id || !ol.stops || !ol.stops.length) return;
+    const wagon = set.has(ol.stops[0]) && ol.depot;
+    if (wagon) l.depot = { ...l.depot, x: round(ol.depot.x + dx), y: round(ol.depot.y + dy) };
+    if (!ol.shape || S.autoShapes.has(l.id)) return;
+    const at = shapeStops(ol, (id) => from.get(id));
+    if (!at) return;
+    const stops = ol.stops;
+    const moves = (i) => {
+      if (i < at[0]) return wagon;
+      const j = at.findIndex((k) => k >= i);
+      if (j >= 0 && at[j] === i) return set.has(stops[j]);
+      if (j < 0) return set.has(stops[stops.length - 1]) && set.has(stops[0]);  // a loop's way back
+      return set.has(stops[j - 1]) && set.has(stops[j]);
+    };
+    l.shape = ol.shape.map((pt, i) => (moves(i) ? [round(pt[0] + dx), round(pt[1] + dy)] : [...pt]));
+  });
+}
+
+// ---- inserting a stop ---------------------------------------------------------------------
+// The point of segment ab nearest p, and its distance.
+function toSegment(p, a, b) {
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy;
+  const t = len2 ? Math.max(0, Math.min(1, ((p.x - a[0]) * dx + (p.y - a[1]) * dy) / len2)) : 0;
+  const q = { x: a[0] + t * dx, y: a[1] + t * dy };
+  return [Math.hypot(p.x - q.x, p.y - q.y), q];
+}
+// Each stretch of a line: its two stops and the points it is drawn through.
+function stretches(l) {
+  const stops = l.stops || [];
+  if (stops.length < 2 || !stops.every((id) => station(id))) return [];
+  const pairs = stops.slice(0, -1).map((a, i) => [a, stops[i + 1]]);
+  if (l.loop && stops.length > 2) pairs.push([stops[stops.length - 1], stops[0]]);
+  const at = l.shape ? shapeStops(l) : null;
+  return pairs.map(([a, b], i) => {
+    const pts = at ? l.shape.slice(at[i], (i + 1 < at.length ? at[i + 1] : l.shape.length - 1) + 1)
+      : [[station(a).x, station(a).y], [station(b).x, station(b).y]];
+    return { a, b, pts };
+  });
+}
+// The stretch within reach of p, nearest first (`prefer`: the line whose stroke was hit).
+function stretchAt(p, prefer) {
+  const reach = Math.max(stationRadius(), 8 * unitsPerPixel());
+  let best = null;
+  for (const l of lines()) {
+    for (const st of stretches(l)) {
+      for (let k = 0; k + 1 < st.pts.length; k++) {
+        const [d, q] = toSegment(p, st.pts[k], st.pts[k + 1]);
+        const score = d - (l.id === prefer ? reach : 0);
+        if (d <= reach && (!best || score < best.score)) best = { a: st.a, b: st.b, q, seg: [st.pts[k], st.pts[k + 1]], score };
+      }
+    }
+  }
+  return best;
+}
+// q moved along segment ab to the grid (in the segment's main direction); null if that
+// leaves the segment.
+function snapOnSegment(q, a, b) {
+  const g = S.grid;
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  let r;
+  let t;
+  if (Math.abs(dx) >= Math.abs(dy)) {
+    const x = Math.round(q.x / g) * g;
+    r = { x, y: a[1] + ((x - a[0]) * dy) / dx };
+    t = (x - a[0]) / dx;
+  } else {
+    const y = Math.round(q.y / g) * g;
+    r = { x: a[0] + ((y - a[1]) * dx) / dy, y };
+    t = (y - a[1]) / dy;
+  }
+  return t > 1e-6 && t < 1 - 1e-6 ? { x: round(r.x), y: round(r.y) } : null;
+}
+// A new station on a stretch, made a stop of every line that runs that stretch (lines
+// drawn side by side there would otherwise pass through it without stopping).
+function insertStop(hit, free) {
+  const q = (S.snap && !free && snapOnSegment(hit.q, ...hit.seg)) || { x: round(hit.q.x), y: round(hit.q.y) };
+  let id;
+  edit(() => {
+    id = addStationAt(q);
+    for (const l of lines()) {
+      const n = l.stops.length;
+      for (let i = 0; i < n; i++) {
+        const j = i + 1 < n ? i + 1 : l.loop && n > 2 ? 0 : -1;
+        if (j < 0) break;
+        const [u, v] = [l.stops[i], l.stops[j]];
+        if ((u === hit.a && v === hit.b) || (u === hit.b && v === hit.a)) { l.stops.splice(i + 1, 0, id); break; }
+      }
+    }
+  });
+  select({ kind: "station", id });
+  status(`station ${id} inserted between ${hit.a} and ${hit.b}`);
+}
+
+// ---- station names ------------------------------------------------------------------------
+const COMPASS = ["e", "se", "s", "sw", "w", "nw", "n", "ne"];
+const COMPASS_WORDS = { n: "north", ne: "north-east", e: "east", se: "south-east", s: "south", sw: "south-west", w: "west", nw: "north-west" };
+// The compass direction of (dx, dy) (y grows downward, as on the sheet).
+function compass(dx, dy) {
+  return COMPASS[(Math.round(Math.atan2(dy, dx) / (Math.PI / 4)) + 8) % 8];
+}
+// The centre of a name on the sheet, in map units.
+function labelCentre(text) {
+  const b = text.getBBox();
+  const { scale: k, offset: [ox, oy] } = S.layout;
+  return { x: (b.x + b.width / 2 - ox) / k, y: (b.y + b.height / 2 - oy) / k };
+}
+// After a name was dragged: say so when the renderer found its spot taken.
+function checkLabel() {
+  const want = S.labelWanted;
+  if (!want || !S.labels) return;
+  S.labelWanted = null;
+  const text = $(`#sheet-layer .label[data-station="${CSS.escape(want.id)}"]`);
+  const name = station(want.id)?.name || want.id;
+  if (!text) S.note = `no room for the name of ${name} on the sheet`;
+  else if (text.dataset.at !== want.at) {
+    S.note = `the ${COMPASS_WORDS[want.at]} of ${name} is taken (a line, a station or a name): its name is to the ${COMPASS_WORDS[text.dataset.at]}`;
+  }
+  if (S.note) status(S.note);
 }
 
 function changed() {
@@ -197,7 +374,8 @@ async function sync() {
   } finally {
     S.syncing = false;
     if (S.needSync) sync();
-    else status(`${stations().length} stations · ${lines().length} lines`);
+    else status(S.note || `${stations().length} stations · ${lines().length} lines`);
+    S.note = null;
   }
 }
 
@@ -249,6 +427,7 @@ async function loadSheet() {
   layer.setAttribute("transform", `matrix(${1 / s} 0 0 ${1 / s} ${-ox / s} ${-oy / s})`);
   layer.replaceChildren(document.importNode(svg, true));
   S.sheetRevision = S.revision;
+  checkLabel();
   if (!S.view || (S.autoFit && S.tool === "select" && !S.drag && !sheetVisible())) fit();
   drawOverlay();
 }
@@ -416,13 +595,19 @@ function drawOverlay() {
   }
   const fresh = S.sheetRevision !== S.revision || !S.layout;
   const pendingIds = new Set(S.pending ? S.pending.ids() : []);
+  const chosen = new Set(selectedIds());
   for (const s of stations()) {
     const cls = ["handle"];
     if (fresh || !S.layout) cls.push("fresh");
     if (problems.has(s.id)) cls.push("problem");
     if (pendingIds.has(s.id)) cls.push("pending");
-    if (sel && sel.kind === "station" && sel.id === s.id) cls.push("selected");
+    if (chosen.has(s.id)) cls.push("selected");
     el("circle", { class: cls.join(" "), cx: s.x, cy: s.y, r, "data-handle": s.id, "stroke-width": r * 0.22 }, g);
+  }
+  if (S.box) {
+    const [a, b] = S.box;
+    el("rect", { class: "marquee", "data-testid": "marquee", x: Math.min(a.x, b.x), y: Math.min(a.y, b.y),
+      width: Math.abs(b.x - a.x), height: Math.abs(b.y - a.y), "stroke-width": r * 0.12 }, g);
   }
   hint();
 }
@@ -442,13 +627,14 @@ function drawRubber() {
 function hint() {
   const h = $("#hint");
   h.classList.toggle("empty", !stations().length && S.tool === "select");
-  if (S.tool === "station") h.textContent = "Station: click to place a station (Shift: off the grid). Esc: back to Select.";
+  if (S.tool === "station") h.textContent = "Station: click to place a station, or on a line between two stops to insert one there (Shift: off the grid). Esc: back to Select.";
   else if (S.tool === "line") {
     h.textContent = S.pending
       ? `Line ${S.pending.lineId || "(new)"}: click the next station, or empty space for a new one. Enter/Esc ends the line.`
       : "Line: click the first station (or the end of the selected line to extend it).";
   } else if (!stations().length) h.textContent = "An empty map: press S and click to place stations, then L to draw lines through them.";
-  else h.textContent = "Select: click a station, line or wagon; drag to move (Shift: no snapping); drag empty space to pan; wheel to zoom.";
+  else if (selectedIds().length > 1) h.textContent = `${selectedIds().length} stations: drag one to move them all, arrows nudge, Del deletes; Shift-click adds or removes one.`;
+  else h.textContent = "Select: click or drag a station, line, wagon or name · drag empty space: a box (Shift: add) · Space+drag: pan · wheel: zoom";
 }
 
 // ---- panels -------------------------------------------------------------------------------
@@ -488,15 +674,27 @@ function field(label, testid, value, attrs = {}) {
 function drawInspector() {
   const box = q("inspector");
   const sel = S.sel;
+  if (sel && sel.kind === "stations") {
+    const names = sel.ids.map((id) => station(id)?.name || id);
+    box.replaceChildren(h("h2", {}, `${sel.ids.length} stations`),
+      h("p", { "data-testid": "selection-names" }, names.slice(0, 12).join(", ") + (names.length > 12 ? `, … (${names.length - 12} more)` : "")),
+      h("p", { class: "muted" }, "Drag one of them to move them all; arrows nudge them; Del deletes them; "
+        + "Shift-click adds or takes away one, a box with Shift adds more."));
+    return;
+  }
   if (sel && sel.kind === "station" && station(sel.id)) {
     const s = station(sel.id);
     const on = linesAt(s.id);
+    const labelAt = h("select", { "data-testid": "station-label", title: "Where the name is printed (names on): drag it on the sheet, or choose" },
+      h("option", { value: "" }, "where it fits"), ...COMPASS.map((c) => h("option", { value: c }, COMPASS_WORDS[c])));
+    labelAt.value = s.label || "";
     box.replaceChildren(h("h2", {}, "Station"), h("div", { class: "form" },
       field("id", "station-id", s.id),
       field("name", "station-name", s.name, { placeholder: "no name yet" }),
       field("x", "station-x", s.x, { type: "number", step: "any" }),
       field("y", "station-y", s.y, { type: "number", step: "any" }),
       field("special", "station-special", s.special, { type: "checkbox" }),
+      h("label", {}, "name at"), labelAt,
       h("label", {}, "lines"), h("span", {}, on.length ? on.join(", ") : h("span", { class: "needs" }, "none yet")),
       h("label", {}, "interchange"), h("span", {}, S.ix[s.id] ?? on.length)));
     bind("station-id", (v) => renameStation(s.id, v));
@@ -504,6 +702,10 @@ function drawInspector() {
     bind("station-x", (v) => edit(() => { if (v !== "" && isFinite(+v)) s.x = +v; }));
     bind("station-y", (v) => edit(() => { if (v !== "" && isFinite(+v)) s.y = +v; }));
     bind("station-special", (v, e) => edit(() => { if (e.target.checked) s.special = true; else delete s.special; }));
+    bind("station-label", (v) => {
+      S.labelWanted = v ? { id: s.id, at: v } : null;
+      edit(() => { if (v) s.label = v; else delete s.label; });
+    });
     return;
   }
   if (sel && sel.kind === "line" && line(sel.id)) {
@@ -608,9 +810,21 @@ function renameLine(old, id) {
   drawPanels();
 }
 
+// The order of the lines is the order of the scoring panel's rows.
+function moveLine(id, by) {
+  edit(() => {
+    const ls = lines();
+    const i = ls.findIndex((l) => l.id === id);
+    const j = i + by;
+    if (i < 0 || j < 0 || j >= ls.length) return;
+    [ls[i], ls[j]] = [ls[j], ls[i]];
+  });
+}
+
 function drawLineList() {
   const ul = q("line-list");
-  const rows = lines().map((l) => {
+  const all = lines();
+  const rows = all.map((l, i) => {
     const needs = [l.windows ? "" : "windows", l.points ? "" : "points"].filter(Boolean);
     const selected = S.sel && S.sel.kind === "line" && S.sel.id === l.id ? "selected" : null;
     const li = h("li", { "data-testid": "line-item", "data-line-item": l.id, class: selected },
@@ -618,7 +832,12 @@ function drawLineList() {
       l.name ? h("span", { class: "line-name" }, l.name) : null,
       h("span", {}, `${l.stops.length} stops${l.loop ? ", loop" : ""}`),
       h("span", { class: needs.length ? "needs" : "muted" },
-        needs.length ? `set ${needs.join(" and ")}` : `${l.windows} windows · ${l.points.first}/${l.points.others}`));
+        needs.length ? `set ${needs.join(" and ")}` : `${l.windows} windows · ${l.points.first}/${l.points.others}`),
+      h("span", { class: "order" },
+        h("button", { "data-testid": "line-up", "data-line": l.id, title: "Up in the scoring panel", disabled: i === 0,
+          onclick: (e) => { e.stopPropagation(); moveLine(l.id, -1); } }, "↑"),
+        h("button", { "data-testid": "line-down", "data-line": l.id, title: "Down in the scoring panel", disabled: i === all.length - 1,
+          onclick: (e) => { e.stopPropagation(); moveLine(l.id, 1); } }, "↓")));
     li.onclick = () => select({ kind: "line", id: l.id });
     return li;
   });
@@ -684,13 +903,14 @@ function setTool(tool) {
 function deleteSelection() {
   const sel = S.sel;
   if (!sel) return;
-  if (sel.kind === "station") {
+  if (sel.kind === "station" || sel.kind === "stations") {
+    const gone = new Set(selectedIds());
     edit((d) => {
-      d.stations = stations().filter((s) => s.id !== sel.id);
+      d.stations = stations().filter((s) => !gone.has(s.id));
       const dropped = [];
       for (const l of lines()) {
         const first = l.stops[0];
-        l.stops = l.stops.filter((s) => s !== sel.id);
+        l.stops = l.stops.filter((s) => !gone.has(s));
         if (l.stops.length >= 2 && l.stops[0] !== first) autoDepot(l);
       }
       d.lines = lines().filter((l) => {
@@ -821,7 +1041,7 @@ function nearStation(p) {
 }
 
 function onPointerDown(evt) {
-  if (evt.button === 1 || (evt.button === 0 && evt.altKey)) return startPan(evt);
+  if (evt.button === 1 || (evt.button === 0 && (evt.altKey || S.space))) return startPan(evt);
   if (evt.button !== 0) return;
   const p = toMap(evt);
   const t = target(evt);
@@ -832,12 +1052,30 @@ function onPointerDown(evt) {
   try { $("#canvas").setPointerCapture(evt.pointerId); } catch { /* synthetic events */ }
   if (S.tool === "line") { lineClick(t.station || null, p, evt.shiftKey); return; }
   if (S.tool === "station" && !t.station && !t.depot) {
+    const hit = stretchAt(p, t.line);
+    if (hit) { insertStop(hit, evt.shiftKey); return; }
     let id;
     edit(() => { id = addStationAt(snap(p, [], evt.shiftKey).p); });
     select({ kind: "station", id });
     return;
   }
-  if (t.station) {
+  const label = S.tool === "select" && S.layout && evt.target.closest("#sheet-layer .label[data-station]");
+  if (label && station(label.dataset.station)) {
+    select({ kind: "station", id: label.dataset.station });
+    S.drag = { kind: "label", id: label.dataset.station, el: label, centre: labelCentre(label), start: p, moved: false };
+    return;
+  }
+  // Shift: a click adds the station to the selection (or takes it away), a drag places freely
+  const toggle = !!(t.station && evt.shiftKey && S.tool === "select");
+  const group = selectedIds();
+  if (t.station && group.length > 1 && group.includes(t.station)) {
+    const before = snapshot();
+    S.drag = { kind: "group", id: t.station, ids: group, before, src: JSON.parse(before), start: p, moved: false, toggle };
+    return;
+  }
+  if (toggle) {
+    S.drag = { kind: "station", id: t.station, before: snapshot(), start: p, moved: false, toggle };
+  } else if (t.station) {
     // a second press on the same station soon after the first is a double-click (see
     // onMouseDown): the browser's own dblclick never comes, the handle being redrawn
     const last = S.lastPress;
@@ -849,11 +1087,13 @@ function onPointerDown(evt) {
   } else if (t.depot) {
     select({ kind: "line", id: t.depot });
     S.drag = { kind: "depot", id: t.depot, before: snapshot(), start: p, moved: false };
-  } else if (t.line) {
-    select({ kind: "line", id: t.line });
+  } else if (t.line && !evt.shiftKey) {
+    // a click selects the line; a drag from it draws a box, as from empty space
+    S.drag = { kind: "box", start: p, add: [], moved: false, line: t.line };
   } else {
-    select(null);
-    startPan(evt);
+    const add = evt.shiftKey ? selectedIds() : [];
+    if (!evt.shiftKey) select(null);
+    S.drag = { kind: "box", start: p, add, moved: false };
   }
 }
 
@@ -878,7 +1118,24 @@ function onPointerMove(evt) {
   }
   if (!d.moved && Math.hypot(p.x - d.start.x, p.y - d.start.y) < 4 * unitsPerPixel()) return;
   d.moved = true;
-  if (d.kind === "station") {
+  if (d.kind === "box") {
+    S.box = [d.start, p];
+  } else if (d.kind === "group") {
+    const o = d.src.stations.find((x) => x.id === d.id);
+    const anchors = neighbours(d.id).filter((n) => !d.ids.includes(n.id));
+    const res = snap({ x: o.x + p.x - d.start.x, y: o.y + p.y - d.start.y }, anchors, evt.shiftKey);
+    moveStations(d.ids, res.p.x - o.x, res.p.y - o.y, d.src);
+    S.guides = res.guides;
+    for (const id of d.ids) moveSheetStation(id, d.src.stations.find((x) => x.id === id), station(id));
+  } else if (d.kind === "label") {
+    const k = S.layout.scale;
+    const s = station(d.id);
+    d.el.setAttribute("transform", `translate(${(p.x - d.start.x) * k} ${(p.y - d.start.y) * k})`);
+    d.at = compass(d.centre.x + p.x - d.start.x - s.x, d.centre.y + p.y - d.start.y - s.y);
+    status(`name of ${s.name || s.id}: to the ${COMPASS_WORDS[d.at]}`);
+    return;
+  } else if (d.kind === "station") {
+    if (d.toggle && S.sel?.id !== d.id) select({ kind: "station", id: d.id });
     const s = station(d.id);
     const res = snap(p, neighbours(d.id), evt.shiftKey);
     s.x = res.p.x; s.y = res.p.y;
@@ -907,6 +1164,22 @@ function onPointerUp() {
   S.guides = [];
   $("#canvas").classList.remove("panning");
   if (!d || d.kind === "pan") return;
+  if (d.kind === "box") {
+    const end = S.box ? S.box[1] : null;
+    S.box = null;
+    if (end) selectStations([...d.add, ...stationsIn(d.start, end)]);
+    else if (d.line) select({ kind: "line", id: d.line });
+    return;
+  }
+  if (d.kind === "label") {
+    if (!d.moved || !d.at) return;
+    const s = station(d.id);
+    if (s.label === d.at) { d.el.removeAttribute("transform"); return; }
+    S.labelWanted = { id: s.id, at: d.at };
+    edit(() => { s.label = d.at; });
+    return;
+  }
+  if (!d.moved && d.toggle) { toggleStation(d.id); return; }
   if (d.moved) {
     refreshShapes();
     S.undo.push(d.before);
@@ -970,6 +1243,7 @@ function onKey(evt) {
   const key = evt.key.toLowerCase();
   if (ctrl && key === "z") { evt.preventDefault(); if (evt.shiftKey) redo(); else undo(); return; }
   if (ctrl && key === "y") { evt.preventDefault(); redo(); return; }
+  if (ctrl && key === "a") { evt.preventDefault(); setTool("select"); selectStations(stations().map((st) => st.id)); return; }
   if (ctrl && key === "s") { evt.preventDefault(); if (S.readonly || evt.shiftKey) saveAs(); else save(); return; }
   if (ctrl || evt.altKey) return;
   if (key === "v") setTool("select");
@@ -984,13 +1258,15 @@ function onKey(evt) {
     if (S.pending) { S.pending = null; S.rubber = null; drawOverlay(); }
     else if (key === "enter" && S.sel) { evt.preventDefault(); rename(); }
     else if (key === "escape") { if (S.tool !== "select") setTool("select"); else select(null); }
-  } else if (key.startsWith("arrow") && S.sel && S.sel.kind === "station") {
+  } else if (key.startsWith("arrow") && selectedIds().length) {
     evt.preventDefault();
-    const s = station(S.sel.id);
     const step = evt.shiftKey ? S.grid / 5 : S.grid;
     const dx = { arrowleft: -step, arrowright: step }[key] || 0;
     const dy = { arrowup: -step, arrowdown: step }[key] || 0;
-    edit(() => { s.x = round(s.x + dx); s.y = round(s.y + dy); });
+    edit(() => moveStations(selectedIds(), dx, dy));
+  } else if (key === " ") {
+    evt.preventDefault();
+    S.space = true;
   }
 }
 
@@ -1266,6 +1542,8 @@ async function start() {
   c.addEventListener("dblclick", onDoubleClick);
   c.addEventListener("wheel", onWheel, { passive: false });
   window.addEventListener("keydown", onKey);
+  window.addEventListener("keyup", (e) => { if (e.key === " ") S.space = false; });
+  window.addEventListener("blur", () => { S.space = false; });
   window.addEventListener("resize", () => S.view && setView({ ...S.view }));
   window.addEventListener("beforeunload", (e) => { if (!q("unsaved-marker").hidden) e.preventDefault(); });
   drawPanels();
