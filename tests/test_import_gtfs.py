@@ -93,8 +93,8 @@ def test_la_imports_to_a_map_that_passes_strict_validation():
         "line Metro L Line (Gold) (7 stations from Atlantic Station) left out: "
         "it meets no line kept",
         "20 of 90 stations left out to fit --max-stations 70 (termini and interchanges kept)",
-        "line D: colour #886688 (#a05da5 is too close to a line it meets)",
-        "line F: colour #6666ee (#fc74fd is too close to a line it meets)",
+        "line D: colour #bb3377 (#a05da5 is too close to a line it meets)",
+        "line F: colour #dd7799 (#fc74fd is outside what a press prints)",
     ]
     names = {s["id"]: s["name"] for s in doc["stations"]}
     assert names["union"] == "Union"
@@ -166,7 +166,10 @@ def test_the_cross_feed_imports_its_branch_as_a_line_of_its_own():
     assert stops["C"] in (["south-end", "harbour"], ["harbour", "south-end"])
     assert len(doc["stations"]) == 11
     assert doc["name"] == "Tiny"  # agency "Tiny Transit"
-    assert [ln["color"] for ln in doc["lines"][:2]] == ["#cc0044", "#0022ee"]
+    # the route's screen blue #0022ee is beyond what a press prints (DES007): the palette's
+    # nearest, navy, instead
+    assert [ln["color"] for ln in doc["lines"][:2]] == ["#cc0044", "#333377"]
+    assert "line B: colour #333377 (#0022ee is outside what a press prints)" in result.notes
     assert _problems(doc) == []
 
 
@@ -216,8 +219,8 @@ def test_routes_without_colours_get_palette_colours_told_apart():
     routes = [(rid, short, kind, None, runs) for rid, short, kind, _c, runs in CROSS_ROUTES]
     result = _import(zipped(feed_files(CROSS_STATIONS, routes)))
     colours = [ln["color"] for ln in result.doc["lines"]]
-    assert colours == ["#222222", "#ee8800", "#0022ee"]
-    assert "line A: colour #222222 (it had none)" in result.notes
+    assert colours == ["#333333", "#333377", "#6677aa"]
+    assert "line A: colour #333333 (it had none)" in result.notes
     assert _problems(result.doc) == []
 
 

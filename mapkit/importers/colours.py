@@ -2,9 +2,10 @@
 
 Lines are taken in letter order. A line keeps its route's colour when validate's own
 tests (``mapkit.checks.design.pair_likeness`` against every line already coloured, with
-the stricter thresholds where the two meet on the sheet, and ``sheet_fault`` against the
-sheet) pass; otherwise it takes the project palette's colour nearest to its own that
-passes them (a route without a colour: the first that passes).
+the stricter thresholds where the two meet on the sheet, ``sheet_fault`` against the
+sheet and ``press_fault``, what a print shop can print) pass; otherwise it takes the
+project palette's colour nearest to its own that passes them (a route without a colour: the
+first that passes).
 """
 
 from __future__ import annotations
@@ -13,14 +14,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mapkit.checks import colour
-from mapkit.checks.design import pair_likeness, sheet_fault
+from mapkit.checks.design import pair_likeness, press_fault, sheet_fault
 
 
 @dataclass(frozen=True)
 class Recolour:
+    """A line given another colour than its route's, and why (for the import's notes)."""
+
     line: str
     old: str | None
     new: str
+    why: str
 
 
 def choose_colours(
@@ -34,12 +38,21 @@ def choose_colours(
     changes: list[Recolour] = []
 
     def fits(line: str, c: str) -> bool:
-        if sheet_fault(c, sheet) is not None:
+        if sheet_fault(c, sheet) is not None or press_fault(c) is not None:
             return False
         return all(
             c != other and pair_likeness(c, other, meets(line, done)) is None
             for done, other in chosen.items()
         )
+
+    def why(c: str | None) -> str:
+        if c is None:
+            return "it had none"
+        if sheet_fault(c, sheet) is not None:
+            return f"{c} would not stand out on the sheet"
+        if press_fault(c) is not None:
+            return f"{c} is outside what a press prints"
+        return f"{c} is too close to a line it meets"
 
     palette = list(colour.PALETTE.values())
     for line, own in wanted:
@@ -50,8 +63,8 @@ def choose_colours(
         pick = next((c for c in options if fits(line, c)), None)
         if pick is None:
             pick = max(options, key=lambda c: _worst_gap(c, chosen.values()))
+        changes.append(Recolour(line, own, pick, why(own)))
         chosen[line] = pick
-        changes.append(Recolour(line, own, pick))
     return chosen, changes
 
 

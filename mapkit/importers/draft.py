@@ -257,8 +257,7 @@ def _colour(result: ImportResult, lines: list[DraftLine], cfg: ImportConfig) -> 
     )
     doc["lines"] = [{**d, "color": colours[d["id"]]} for d in doc["lines"]]
     for ch in changes:
-        why = "it had none" if ch.old is None else f"{ch.old} is too close to a line it meets"
-        result.notes.append(f"line {ch.line}: colour {ch.new} ({why})")
+        result.notes.append(f"line {ch.line}: colour {ch.new} ({ch.why})")
 
 
 def _check(result: ImportResult, cfg: ImportConfig) -> None:
