@@ -74,6 +74,12 @@ def to_text(rep: IntersectionReport) -> str:
     return "\n".join(out) + "\n"
 
 
+def to_json(rep: IntersectionReport) -> str:
+    import json
+
+    return json.dumps(rep.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
 def to_csv(rep: IntersectionReport) -> str:
     import csv
     import io

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from mapkit import formats
 from mapkit.cli import options
 from mapkit.cli.common import (
     Paper,
-    TextOrJson,
     Variant,
     distinct_outputs,
     fail,
@@ -24,20 +23,8 @@ from mapkit.cli.common import (
 )
 from mapkit.signals import limit_time
 
-
-class ReportFormat(StrEnum):
-    text = "text"
-    json = "json"
-    html = "html"
-
-
-REPORT_SUFFIXES = {
-    ".json": ReportFormat.json,
-    ".html": ReportFormat.html,
-    ".htm": ReportFormat.html,
-    ".txt": ReportFormat.text,
-}
-"""Suffixes that name a report format: ``-o x.json`` with ``-f text`` is refused."""
+ReportFormat = formats.choices("report")
+CompareFormat = formats.choices("compare")
 
 
 def _say(what: str) -> None:
@@ -107,11 +94,11 @@ def report(
             check_writable(output, [path])
         except OutputError as exc:
             fail(str(exc), 2)
-        named = REPORT_SUFFIXES.get(output.suffix.lower())
-        if named is not None and named is not format:
-            fail(f"-o {output} names a {named.value} file but the format is {format.value}", 2)
+        conflict = formats.suffix_conflict(output, format)
+        if conflict:
+            fail(conflict, 2)
         not_a_map(output, "a report")
-    if format is ReportFormat.html:
+    if format == "html":
         try:
             import matplotlib  # noqa: F401
         except ImportError:
@@ -136,14 +123,7 @@ def report(
     say = _say if sys.stderr.isatty() else None
     limit_time(time_limit)
     rep = design_report(loaded.map, cfg, progress=say, doc=loaded.doc)
-    if format is ReportFormat.html:
-        from mapkit.design.html import to_html
-
-        text = to_html(rep)
-    elif format is ReportFormat.json:
-        text = rep.to_json()
-    else:
-        text = rep.to_text()
+    text = formats.write("report", rep, format)
     if output is None:
         typer.echo(text, nl=False)
     else:
@@ -364,8 +344,8 @@ def compare(
     ] = Variant.standard,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (0: one per core).")] = 1,
     format: Annotated[
-        TextOrJson, typer.Option("--format", "-f", help="Output format.")
-    ] = TextOrJson.text,
+        CompareFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = CompareFormat.text,
 ) -> None:
     """Two versions of a map side by side on the same decks: figures with 95 % intervals,
     differences marked * when significant.
@@ -395,7 +375,7 @@ def compare(
         jobs,
         names=(str(pa), str(pb)),
     )
-    typer.echo(cmp.to_json() if format is TextOrJson.json else cmp.to_text(), nl=False)
+    typer.echo(formats.write("compare", cmp, format), nl=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,10 @@ from typing import Annotated
 
 import typer
 
-from mapkit.cli.common import Paper, TextOrJson, fail, loaded_or_fail, map_paths
+from mapkit import formats
+from mapkit.cli.common import Paper, fail, loaded_or_fail, map_paths
+
+LayoutFormat = formats.choices("layout")
 
 
 def layout(
@@ -36,8 +39,8 @@ def layout(
         Path | None, typer.Option("--report", help="Also write the layout report here.")
     ] = None,
     format: Annotated[
-        TextOrJson, typer.Option("--format", "-f", help="Format of the printed report.")
-    ] = TextOrJson.text,
+        LayoutFormat, typer.Option("--format", "-f", help="Format of the printed report.")
+    ] = LayoutFormat.text,
 ) -> None:
     """Redraw MAP with every stretch on the eight directions, even stop spacing, its topology
     kept and every wagon clear by 1.5 mm on A4 and Letter; write it to -o and print the layout
@@ -92,9 +95,10 @@ def layout(
     if result.report.wagons_unclear:
         fail(f"{path}: {result.report.notes[-1]}; nothing written", 1)
     write_text(output, writer.dumps(_rebase_schema(result.doc, path, output)), [path])
-    text = result.report.to_json() if format is TextOrJson.json else result.report.to_text()
-    if report is not None:
-        write_text(report, result.report.to_json() if report.suffix == ".json" else text, [path])
+    text = formats.write("layout", result.report, format)
+    if report is not None:  # a .json file gets JSON whatever --format prints
+        kind = "json" if report.suffix == ".json" else format
+        write_text(report, formats.write("layout", result.report, kind), [path])
     typer.echo(text, nl=False)
 
 

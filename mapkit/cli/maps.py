@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated
 
 import typer
 
+from mapkit import formats
 from mapkit.cli.common import Paper, fail, load_or_fail, map_paths, stdout_is_tty
 
-
-class ReportFormat(StrEnum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-
-
-class TableFormat(StrEnum):
-    text = "text"
-    json = "json"
-    csv = "csv"
+ValidateFormat = formats.choices("validate")
+IntersectionsFormat = formats.choices("intersections")
 
 
 def _codes(values: list[str] | None) -> list[str]:
@@ -32,8 +23,8 @@ def validate(
         typer.Argument(help="Map files or shipped city names; none: the shipped cities."),
     ] = None,
     format: Annotated[
-        ReportFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = ReportFormat.text,
+        ValidateFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = ValidateFormat.text,
     paper: Annotated[
         Paper, typer.Option(help="Paper for the print-scale checks (landscape).")
     ] = Paper.a4,
@@ -55,7 +46,6 @@ def validate(
 
     Exit 0: no errors; 1: errors (with --strict, warnings too); 2: usage problem.
     """
-    from mapkit.checks import report as rep
     from mapkit.checks import validate_path
     from mapkit.notices import unknown_codes
 
@@ -73,12 +63,8 @@ def validate(
             from mapkit.atomic import path_problem
 
             fail(f"cannot read {path_problem(exc, path)}", 2)
-    if format is ReportFormat.json:
-        typer.echo(rep.to_json(reports), nl=False)
-    elif format is ReportFormat.sarif:
-        typer.echo(rep.to_sarif(reports), nl=False)
-    else:
-        typer.echo(rep.to_text(reports, color=stdout_is_tty(), strict=strict), nl=False)
+    text = formats.write("validate", reports, format, color=stdout_is_tty(), strict=strict)
+    typer.echo(text, nl=False)
     failed = any(r.errors or (strict and r.warnings) for r in reports)
     raise typer.Exit(1 if failed else 0)
 
@@ -114,22 +100,14 @@ def rules(
 def intersections(
     map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
     format: Annotated[
-        TableFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = TableFormat.text,
+        IntersectionsFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = IntersectionsFormat.text,
 ) -> None:
     """How many lines meet at each station (the number an Interchange card writes)."""
-    import json
-
-    from mapkit import intersections as ix
+    from mapkit.intersections import intersections as count
 
     (path,) = map_paths([map])
-    report = ix.intersections(load_or_fail(path))
-    if format is TableFormat.json:
-        typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
-    elif format is TableFormat.csv:
-        typer.echo(ix.to_csv(report), nl=False)
-    else:
-        typer.echo(ix.to_text(report), nl=False)
+    typer.echo(formats.write("intersections", count(load_or_fail(path)), format), nl=False)
 
 
 def schema(

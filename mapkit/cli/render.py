@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -23,6 +22,7 @@ from mapkit.cli.common import (
     record_failure,
     record_map,
 )
+from mapkit.render.pad import PadOptions, SheetStyle, draw_sheets, sheet_file
 
 
 class Background(StrEnum):
@@ -71,22 +71,6 @@ def _paper_sheet(city, record_path: Path, record: dict, player: str, round_: int
         record_failure(record_path, exc)
     except ValueError as exc:  # a round past the end of the record
         fail(f"{record_path}: {exc}", 1)
-
-
-class _Pages(Sequence):
-    """The pages of a pad, checking for Ctrl-C before each: a long ``--copies`` run stops
-    between two pages, where no C code is running."""
-
-    def __init__(self, pages: list, check: Callable[[], None]) -> None:
-        self.pages = pages
-        self.check = check
-
-    def __len__(self) -> int:
-        return len(self.pages)
-
-    def __getitem__(self, i):  # type: ignore[override]
-        self.check()
-        return self.pages[i]
 
 
 def render(
@@ -185,6 +169,65 @@ def render(
     if (pad or cmyk) and png:
         fail(f"--{'pad' if pad else 'cmyk'} makes a PDF: drop --png", 2)
     fmt = output_format(output, pdf or pad or cmyk, png)
+    _check_pdf_options(fmt, maps, copies=copies, back=back, cards=cards, pad=pad, record=record)
+    if bleed and background is Background.home:
+        fail("--bleed is for a full-colour page: drop --background home", 2)
+    if cmyk:
+        _need_ghostscript()
+    options = PadOptions(copies=copies, backs=back, pair=pad, flip=flip.value, cmyk=cmyk,
+                         deck=_deck(paper.value, card_size) if cards else None)  # fmt: skip
+    _check_record_options(maps, record, player, round_)
+    doc = read_record(record) if record is not None else None
+    if record is not None:
+        paths = [record_map(record, doc, maps[0] if maps else None, "the MAP")]
+        maps = maps or [doc["map"]]
+    else:
+        assert maps
+        paths = map_paths(maps)
+    inputs = [*paths, *([record] if record else [])]
+    targets = _targets(maps, paths, fmt, output, _record_suffix(player, round_), inputs)
+
+    cities = [load_or_fail(p, check_paper=paper.value) for p in paths]
+    filled = None
+    if doc is not None:
+        assert player is not None and record is not None
+        filled = _paper_sheet(cities[0], record, doc, player, round_)
+        solo = _solo(record, doc, solo)
+    style = SheetStyle(
+        paper=paper.value,
+        grayscale=grayscale,
+        labels=labels,
+        solo=solo,
+        background=(Background.full if bleed else background or Background.home).value,
+        crop_marks=not bleed,
+    )
+    drawn = draw_sheets(cities, style, backs=back, filled=filled)
+    for city, path, placed in zip(cities, paths, drawn.labels, strict=True):
+        if placed is not None:
+            typer.echo(_labels_note(city, path, placed), err=True)
+    _write(targets, inputs, fmt, cities, drawn, options, style, dpi)
+
+
+def _record_suffix(player: str | None, round_: int | None) -> str:
+    """What a filled sheet's file name adds to the map's: whose, and after which round."""
+    if player is None:
+        return ""
+    return f"-{player}" + (f"-round{round_}" if round_ is not None else "")
+
+
+def _solo(record: Path, doc: dict, solo: bool) -> bool:
+    """A record's sheet is captioned for its own player count (--solo must agree)."""
+    seats = len(doc["players"])
+    if solo and seats > 1:
+        fail(f"--solo, but {record} is a game of {seats} players", 2)
+    return seats == 1
+
+
+def _check_pdf_options(
+    fmt: str, maps: list[str] | None, *, copies: int, back: bool, cards: bool, pad: bool,
+    record: Path | None,
+) -> None:  # fmt: skip
+    """Refuse PDF-only options without a PDF, and --pad with what it cannot take."""
     if copies > 1 and fmt != "pdf":
         fail("--copies makes a PDF pad: add --pdf", 2)
     if (back or cards) and fmt != "pdf":
@@ -195,28 +238,20 @@ def render(
         fail("--pad prints the second map on the back: it cannot also take --back", 2)
     if pad and record is not None:
         fail("--pad draws blank sheets: it cannot take --record", 2)
-    if bleed and background is Background.home:
-        fail("--bleed is for a full-colour page: drop --background home", 2)
-    background = Background.full if bleed else background or Background.home
-    if cmyk:
-        import shutil
 
-        from mapkit.render.export import GS_HINT
 
-        if shutil.which("gs") is None:
-            fail(GS_HINT, 2)
-    deck_size = None
-    if cards:
-        from mapkit.render.cards import rule_size
-        from mapkit.sheet import card_grid
-        from mapkit.sheet import card_size as parse_card_size
+def _need_ghostscript() -> None:
+    import shutil
 
-        try:
-            deck_size = parse_card_size(card_size)
-            card_grid(paper.value, deck_size)
-            rule_size(deck_size)
-        except ValueError as exc:
-            fail(str(exc), 2)
+    from mapkit.render.export import GS_HINT
+
+    if shutil.which("gs") is None:
+        fail(GS_HINT, 2)
+
+
+def _check_record_options(
+    maps: list[str] | None, record: Path | None, player: str | None, round_: int | None
+) -> None:
     if (record is None) != (player is None):
         fail("--record and --player go together", 2)
     if round_ is not None and record is None:
@@ -226,52 +261,61 @@ def render(
     if not maps and record is None:
         fail("name a map to draw (a map file or a shipped city)", 2)
 
-    doc = read_record(record) if record is not None else None
-    if record is not None:
-        paths = [record_map(record, doc, maps[0] if maps else None, "the MAP")]
-        maps = maps or [doc["map"]]
-    else:
-        assert maps
-        paths = map_paths(maps)
-    out_arg = output
-    out_dir = out_arg is not None and not out_arg.endswith("/") and os.path.isdir(out_arg)
+
+def _deck(paper: str, spec: str) -> tuple[float, float]:
+    """The --card-size asked for, when a deck of it fits on ``paper``."""
+    from mapkit.render.cards import rule_size
+    from mapkit.sheet import card_grid, card_size
+
+    try:
+        size = card_size(spec)
+        card_grid(paper, size)
+        rule_size(size)
+    except ValueError as exc:
+        fail(str(exc), 2)
+    return size
+
+
+def _file_names(stems: list[str], fmt: str, suffix: str) -> list[tuple[str, list[int]]]:
+    """Each file's name and the maps it holds: one PDF of all, or one file per map."""
     ext = "." + fmt
+    if fmt != "pdf":
+        return [(stem + suffix + ext, [i]) for i, stem in enumerate(stems)]
+    if len(stems) == 1:
+        return [(stems[0] + suffix + ext, [0])]
+    name = "-".join(stems[:4])
+    if len(stems) > 4:
+        name += f"-and-{len(stems) - 4}-more"
+    return [(name + ext, list(range(len(stems))))]
 
-    def stem(i: int) -> str:
-        s = paths[i].stem
-        if record is not None:
-            s += f"-{player}" + (f"-round{round_}" if round_ is not None else "")
-        return s
 
-    if fmt == "pdf":
-        name = "-".join(p.stem for p in paths[:4])
-        if len(paths) > 4:
-            name += f"-and-{len(paths) - 4}-more"
-        if len(paths) == 1:
-            name = stem(0)
-        jobs = [(name + ext, list(range(len(paths))))]
-    else:
-        jobs = [(stem(i) + ext, [i]) for i in range(len(paths))]
-    if out_arg is not None and not out_dir and len(jobs) > 1:
+def _targets(
+    maps: list[str], paths: list[Path], fmt: str, output: str | None, suffix: str,
+    inputs: list[Path],
+) -> list[tuple[Path, list[int]]]:  # fmt: skip
+    """Where each file goes (-o a file, a folder, or beside the map), checked before any
+    drawing: no input overwritten, no map file replaced, no two maps on one file."""
+    jobs = _file_names([p.stem for p in paths], fmt, suffix)
+    out_dir = output is not None and not output.endswith("/") and os.path.isdir(output)
+    if output is not None and not out_dir and len(jobs) > 1:
         fail(
-            f"{len(jobs)} files to write but -o {out_arg} is not a folder"
+            f"{len(jobs)} files to write but -o {output} is not a folder"
             " (name an existing folder, or use --pdf for one multi-page PDF)",
             2,
         )
-    inputs = [*paths, *([record] if record else [])]
     targets: list[tuple[Path, list[int]]] = []
     seen: set[Path] = set()
     for name, idx in jobs:
-        if out_arg is None:
+        if output is None:
             shown = _default_dir(maps[idx[0]], paths[idx[0]]) / name
         elif out_dir:
-            shown = Path(out_arg) / name
+            shown = Path(output) / name
         else:
-            shown = out_arg  # type: ignore[assignment]
+            shown = output  # type: ignore[assignment]  # as given: "./x.svg" stays so
         target = output_path(shown, inputs, trial=True)
-        suffix = Path(shown).suffix.lower()
-        if suffix and suffix not in FORMATS:
-            fail(f"-o {shown}: a sheet is a .svg, .pdf or .png file, not {suffix}", 2)
+        ext = Path(shown).suffix.lower()
+        if ext and ext not in FORMATS:
+            fail(f"-o {shown}: a sheet is a .svg, .pdf or .png file, not {ext}", 2)
         not_a_map(target, f"a {fmt.upper()} sheet")
         if target.resolve() in seen:
             fail(
@@ -281,92 +325,30 @@ def render(
             )
         seen.add(target.resolve())
         targets.append((Path(shown), idx))
+    return targets
 
-    cities = [load_or_fail(p, check_paper=paper.value) for p in paths]
-    filled = None
-    if doc is not None:
-        assert player is not None and record is not None
-        filled = _paper_sheet(cities[0], record, doc, player, round_)
-        seats = len(doc["players"])
-        if solo and seats > 1:
-            fail(f"--solo, but {record} is a game of {seats} players", 2)
-        solo = seats == 1
 
-    from mapkit.render.back import back_svg
-    from mapkit.render.cards import card_sheets
-    from mapkit.render.export import PdfPage, duplex_pages
-    from mapkit.render.svg import blank_svg, sheet_finish, sheet_svg
+def _labels_note(city, path: Path, placed) -> str:
+    """How many station names --labels placed, and which it left out."""
+    msg = f"{path.name}: {placed.placed} of {placed.wanted} station names placed"
+    if placed.skipped:
+        names = ", ".join(city.station(sid).label for sid in placed.skipped)
+        msg += f"; {len(placed.skipped)} left out for lack of room: {names}"
+    return msg
 
-    finish = sheet_finish(background.value, grayscale, crop_marks=not bleed)
 
-    svgs = []
-    backs = []
-    for city, path in zip(cities, paths, strict=True):
-        if back:
-            backs.append(
-                back_svg(
-                    city,
-                    paper=paper.value,
-                    grayscale=grayscale,
-                    solo=solo,
-                    background=background.value,
-                    crop_marks=not bleed,
-                )
-            )
-        res = sheet_svg(
-            city,
-            paper=paper.value,
-            grayscale=grayscale,
-            labels=labels,
-            filled=filled,
-            solo=solo,
-            background=background.value,
-            crop_marks=not bleed,
-        )
-        svgs.append(res.svg)
-        if res.labels is not None:
-            lr = res.labels
-            msg = f"{path.name}: {lr.placed} of {lr.wanted} station names placed"
-            if lr.skipped:
-                names = ", ".join(city.station(sid).label for sid in lr.skipped)
-                msg += f"; {len(lr.skipped)} left out for lack of room: {names}"
-            typer.echo(msg, err=True)
-
+def _write(targets, inputs, fmt, cities, drawn, options, style, dpi) -> None:
+    """Each file made and written in place of what was there, atomically; Ctrl-C waits for
+    a page to end, and a file is never left half-written."""
     from mapkit.atomic import OutputError, path_problem, write_bytes
-    from mapkit.render.export import ExportError, svg_to_png, svgs_to_pdf
+    from mapkit.render.export import ExportError
     from mapkit.signals import deferred
 
-    blank = blank_svg(paper.value, finish)
     try:
         for target, idx in targets:
             with drawing_warnings(), deferred() as held:  # cairo calls back into Python
-                if fmt == "pdf":
-                    if pad:
-                        sheets = duplex_pages([svgs[0]] * copies, [svgs[1]] * copies, flip.value)
-                    else:
-                        sheets = [
-                            page
-                            for i in idx
-                            for _ in range(copies)
-                            for page in (
-                                # a duplex PDF: a sheet without --back gets a blank back,
-                                # so the deck's fronts and backs keep their sides
-                                duplex_pages([svgs[i]], [backs[i] if back else blank], flip.value)
-                                if back or cards
-                                else [PdfPage(svgs[i])]
-                            )
-                        ]
-                    if deck_size is not None:
-                        fronts, card_backs = card_sheets(paper.value, deck_size, finish)
-                        sheets += duplex_pages(fronts, card_backs, flip.value)
-                    pages = _Pages(sheets, held.check)
-                    title = ", ".join(c.name for c in (cities[i] for i in idx))
-                    duplex = flip.value if pad or back or cards else None
-                    blob = svgs_to_pdf(pages, title=title, duplex=duplex, cmyk=cmyk)
-                elif fmt == "png":
-                    blob = svg_to_png(svgs[idx[0]], dpi=dpi)
-                else:
-                    blob = svgs[idx[0]].encode("utf-8")
+                blob = sheet_file(fmt, cities, drawn, idx, pad=options, style=style, dpi=dpi,
+                                  check=held.check)  # fmt: skip
             try:
                 write_bytes(target, blob, inputs=inputs)
             except OSError as exc:

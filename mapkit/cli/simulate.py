@@ -9,9 +9,9 @@ from typing import Annotated
 
 import typer
 
+from mapkit import formats
 from mapkit.cli.common import (
     FORMATS,
-    TextOrJson,
     Variant,
     drawing_warnings,
     fail,
@@ -21,6 +21,8 @@ from mapkit.cli.common import (
     output_path,
     write_output,
 )
+
+SimulateFormat = formats.choices("simulate")
 
 
 class HeatmapOf(StrEnum):
@@ -83,8 +85,8 @@ def simulate(
         Variant, typer.Option(help="special: the special-station rule.")
     ] = Variant.standard,
     format: Annotated[
-        TextOrJson, typer.Option("--format", "-f", help="Output format.")
-    ] = TextOrJson.text,
+        SimulateFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = SimulateFormat.text,
     records: Annotated[
         str | None,
         typer.Option(
@@ -152,7 +154,6 @@ def simulate(
 
     from mapkit.engine.record import to_json as record_json
     from mapkit.simulate import RunConfig
-    from mapkit.simulate import report as rep
     from mapkit.simulate.runner import run
     from mapkit.simulate.stats import report as report_of
 
@@ -181,10 +182,7 @@ def simulate(
         from mapkit.atomic import path_problem
 
         fail(f"cannot write the records in {path_problem(exc, records or '')}", 1)
-    if format is TextOrJson.json:
-        typer.echo(rep.to_json(report), nl=False)
-    else:
-        typer.echo(rep.to_text(report), nl=False)
+    typer.echo(formats.write("simulate", report, format), nl=False)
 
 
 def register(app: typer.Typer) -> None:
