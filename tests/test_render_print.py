@@ -329,7 +329,9 @@ def _through_swop(colours: list[str]) -> list[float]:
     printed = ImageCms.applyTransform(ImageCms.applyTransform(strip, to_cmyk), to_lab)
     return [
         ciede2000(lab(c), (p[0] * 100 / 255, p[1] - 128, p[2] - 128))
-        for c, p in zip(colours, printed.getdata(), strict=True)
+        for c, p in zip(
+            colours, (printed.getpixel((i, 0)) for i in range(len(colours))), strict=True
+        )
     ]
 
 
