@@ -106,20 +106,6 @@ def test_recommended_palette_is_inside_the_press_gamut_and_keeps_its_margins() -
     assert design.press_fault("#1344ad") is None  # Paris B, 5.9: within the bound
 
 
-def test_an_import_with_more_meeting_lines_than_colours_still_colours_every_line() -> None:
-    """Past the 11 palette colours, every line meeting every other: the least alike colour
-    (before, this path called a helper that no longer existed: AttributeError)."""
-    from mapkit.importers.colours import choose_colours
-
-    wanted = [(f"L{i}", None) for i in range(12)]
-    colours, changes = choose_colours(wanted, lambda a, b: True, "#ffffff")
-    assert list(colours.values())[:11] == list(colour.PALETTE.values())
-    assert colours["L11"] == "#333333"  # every colour is used: all tie at 0, the first wins
-    assert [c.why for c in changes] == ["it had none"] * 12
-    vision, worst = colour.worst_vision("#dd3322", "#008844")  # red and green
-    assert vision == "protanopia" and worst == pytest.approx(11.61, abs=0.01)
-
-
 def _two_lines(color_b: str, meet: bool) -> str:
     import json
 

@@ -146,11 +146,6 @@ def delta_e(a: str, b: str, vision: str = "normal") -> float:
     return ciede2000(lab(a, vision), lab(b, vision))
 
 
-def worst_vision(a: str, b: str) -> tuple[str, float]:
-    """The vision (and its ΔE) under which two colours are hardest to tell apart."""
-    return min(((v, delta_e(a, b, v)) for v in VISIONS), key=lambda t: t[1])
-
-
 # The press gamut, as the Lab colours of ISO 12647-2 coated paper (FOGRA39): paper white,
 # the six solid primaries and secondaries in hue order, and the four-colour black. Their
 # hull (white and black joined to the ring of six) lies inside the real gamut, whose
