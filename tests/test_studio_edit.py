@@ -8,10 +8,14 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import pytest
+
 from tests.studio_browser import centre, require_chromium, settle, tid
 
 require_chromium()
 from mapkit.mapfile import writer  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def _saved(tmp_path: Path, doc: dict, name: str = "tiny.json") -> Path:
@@ -166,3 +170,106 @@ def test_a_dragged_name_stays_where_the_designer_put_it(studio, tmp_path, tiny_d
     settle(page)
     assert "label" not in page.evaluate("S.doc.stations[0]")
     page.wait_for_selector(f"{label}[data-at='ne']")
+
+
+def test_tidy_layout_the_map_or_a_selection_one_undo_each(studio, tmp_path, tiny_doc):
+    tiny_doc["stations"][2]["y"] = 0.7  # b-c 19° off east
+    page, server = studio(_saved(tmp_path, tiny_doc))
+    tid(page, "cmd-tidy").click()
+    page.wait_for_function("() => S.doc.stations[2].y === 0")
+    assert _xy(page) == {"a": [0, 0], "b": [4, 0], "c": [8, 0], "d": [4, 4]}
+    assert tid(page, "status").inner_text() == "tidied: 3 stations moved; undo takes it back"
+    settle(page)
+    assert server.get("/api/map")["map"]["stations"][2] == {"id": "c", "x": 8, "y": 0}
+    page.keyboard.press("Control+z")
+    assert _xy(page) == {"a": [0, 0], "b": [2, 0], "c": [4, 0.7], "d": [2, 2]}
+
+    # only the selection moves: c and d selected, a and b pinned
+    page.mouse.click(*centre(page, '[data-handle="c"]'))
+    page.keyboard.down("Shift")
+    page.mouse.click(*centre(page, '[data-handle="d"]'))
+    page.keyboard.up("Shift")
+    tid(page, "selection-tidy").click()
+    page.wait_for_function("() => S.doc.stations[2].y === 0")
+    xy = _xy(page)
+    assert xy["a"] == [0, 0] and xy["b"] == [2, 0] and xy["d"][0] == 2  # d below b still
+    assert tid(page, "status").inner_text().endswith("moved (the rest pinned); undo takes it back")
+    page.keyboard.press("Control+z")
+    assert _xy(page)["c"] == [4, 0.7]
+
+
+def test_import_gtfs_replaces_the_map_and_undo_brings_it_back(studio, tmp_path, tiny_doc):
+    page, server = studio(_saved(tmp_path, tiny_doc))
+    tid(page, "cmd-import").click()
+    tid(page, "import-run").click()
+    assert tid(page, "import-message").inner_text() == "choose a GTFS feed (a .zip file) first"
+    tid(page, "import-file").set_input_files(str(tmp_path / "tiny.json"))
+    tid(page, "import-run").click()
+    tid(page, "import-message").get_by_text("not a GTFS feed").wait_for()
+    assert tid(page, "import-message").inner_text() == (
+        "not a GTFS feed: a feed is a zip file (stops.txt, routes.txt, ...)"
+    )
+    tid(page, "import-file").set_input_files(str(DATA / "la-metro-rail.zip"))
+    tid(page, "import-run").click()
+    tid(page, "banner-notes").wait_for()
+    assert tid(page, "banner-text").inner_text() == (
+        "Imported la-metro-rail.zip: 70 stations, 7 lines; it validates clean. "
+        "Undo brings back the map you had."
+    )
+    assert tid(page, "banner-notes").locator("li").count() == 5
+    assert tid(page, "import-dialog").is_hidden()
+    settle(page)
+    doc = server.get("/api/map")["map"]
+    assert doc["name"] == "Los Angeles" and len(doc["stations"]) == 70
+    assert page.locator("#sheet-layer .station").count() == 70
+    tid(page, "cmd-undo").click()
+    settle(page)
+    assert server.get("/api/map")["map"] == writer.normalize(tiny_doc)
+
+
+def test_a_background_to_trace_moves_scales_and_undoes(studio, tmp_path, tiny_doc):
+    from tests.test_studio_tools import png
+
+    image = tmp_path / "plan.png"
+    image.write_bytes(png(40, 20))
+    (tmp_path / "plan.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    page, server = studio(_saved(tmp_path, tiny_doc))
+    tid(page, "background-file").set_input_files(str(tmp_path / "plan.svg"))
+    tid(page, "banner-text").wait_for()
+    assert tid(page, "banner-text").inner_text() == (
+        "a background must be a PNG, JPEG, GIF or WebP image (not SVG or other)"
+    )
+    assert tid(page, "background").count() == 0
+    tid(page, "banner-ok").click()
+
+    tid(page, "background-file").set_input_files(str(image))
+    tid(page, "background").wait_for(state="attached")
+    bg = page.evaluate("S.bg")
+    assert bg["n"] == 1 and bg["opacity"] == 0.45 and bg["h"] == pytest.approx(bg["w"] / 2, 1e-3)
+    assert tid(page, "background").get_attribute("href").endswith("&n=1")
+    assert page.evaluate("document.querySelector('[data-testid=background]').getBBox().width") > 0
+    # move and scale: a drag moves the image, not the stations
+    tid(page, "background-adjust").check()
+    u = _unit(page)
+    x, y = centre(page, '[data-handle="d"]')
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 2 * u, y, steps=4)
+    page.mouse.up()
+    assert page.evaluate("S.bg.x") == pytest.approx(bg["x"] + 2, abs=0.02)
+    assert _xy(page)["d"] == [2, 2]
+    page.mouse.wheel(0, -200)
+    assert page.evaluate("S.bg.w") > bg["w"]
+    tid(page, "cmd-undo").click()  # the scaling
+    tid(page, "cmd-undo").click()  # the move
+    assert page.evaluate("S.bg") == bg
+    tid(page, "cmd-undo").click()  # the upload
+    assert page.evaluate("S.bg") is None and tid(page, "background").count() == 0
+    tid(page, "cmd-redo").click()
+    assert page.evaluate("S.bg") == bg
+    assert server.get("/api/map")["map"] == writer.normalize(tiny_doc)  # never in the map
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("S.bg") == bg  # kept by this browser while the server has the image
+    tid(page, "background-remove").click()
+    assert tid(page, "background").count() == 0 and tid(page, "background-panel").is_hidden()

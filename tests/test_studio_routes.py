@@ -31,9 +31,9 @@ def studio(tmp_path, tiny_doc) -> Studio:
 def test_every_api_route_is_in_the_docs_table_and_back():
     served = {(m, r.path) for r in ROUTES for m in r.methods - {"HEAD"} if "/api/" in r.path}
     docs = (ROOT / "docs" / "studio.md").read_text(encoding="utf-8")
-    documented = set(re.findall(r"^\| `(GET|PUT|POST) (/api/\S+)` \|", docs, re.M))
+    documented = set(re.findall(r"^\| `(GET|PUT|POST|DELETE) (/api/\S+)` \|", docs, re.M))
     assert served == documented
-    assert len(served) == 14
+    assert len(served) == 19
 
 
 def test_the_page_carries_the_session_token(studio):

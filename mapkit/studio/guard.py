@@ -2,9 +2,9 @@
 
 ``Guard`` stands in front of every route: a request must carry the session token (the URL
 the server printed, as Jupyter does), name this server in ``Host`` (and ``Origin``, when
-sent), and stay under the loader's 1 MiB; every answer carries a strict
-Content-Security-Policy, so that no map text can run as script in the page, and neither
-another web site nor another local program can read or change the map.
+sent), and stay under the loader's 1 MiB (a feed or an image: its own limit); every answer
+carries a strict Content-Security-Policy, so that no map text can run as script in the page,
+and neither another web site nor another local program can read or change the map.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from urllib.parse import parse_qs
 from starlette.responses import Response
 
 from mapkit.mapfile import MAX_FILE_BYTES
+from mapkit.studio.routes.tools import UPLOADS
 from mapkit.studio.web import Json, error, too_large
 
 TOKEN_HEADER = "x-mapkit-token"
@@ -59,9 +60,10 @@ class Guard:
         elif not hmac.compare_digest(given.encode("latin-1"), self.token.encode("latin-1")):
             why = "refused: wrong session token (from an earlier run of mapkit studio?)"
         else:
+            limit, refuse = UPLOADS.get(scope["path"], (MAX_FILE_BYTES, too_large))
             length = headers.get("content-length", "")
-            if length.isdigit() and int(length) > MAX_FILE_BYTES:
-                exc = too_large()
+            if length.isdigit() and int(length) > limit:
+                exc = refuse()
                 return error(exc.status, exc.message)
             return None
         why += "; open the address mapkit studio printed when it started (it ends in ?token=...)"

@@ -32,13 +32,16 @@ T = TypeVar("T")
 class Studio:
     """One studio server's state: ``session`` (the map), ``worker`` (the play-test process),
     ``page`` (index.html with the session token), ``last_playtest`` (the revision and report
-    the heatmap draws)."""
+    the heatmap draws), ``background`` (the image to trace: its number, bytes and type, in
+    memory only), ``busy`` (held by the one tidy or import that may run at a time)."""
 
     def __init__(self, session: Session, *, token: str, worker: Worker | None = None) -> None:
         self.session = session
         self.worker = worker or Worker()
         self.page = (STATIC / "index.html").read_text(encoding="utf-8").replace("{{token}}", token)
         self.last_playtest: tuple[Revision, dict[str, Any]] | None = None
+        self.background: tuple[int, bytes, str] | None = None
+        self.busy = threading.Lock()
         self._computing = threading.Lock()
         self._warming = threading.Event()
 

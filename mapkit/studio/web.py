@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -143,6 +144,18 @@ async def read_body(request: Request) -> Body:
             raise too_large()
         chunks.append(chunk)
     return await run_in_threadpool(parse_body, b"".join(chunks))
+
+
+async def read_upload(request: Request, limit: int, too_large: Callable[[], Refused]) -> bytes:
+    """A request body that is a file (a feed, an image), read up to ``limit`` bytes; beyond
+    that ``too_large()`` is raised at once, whatever the body's length said."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large()
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 async def json_body(request: Request) -> Any:

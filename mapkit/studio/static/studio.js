@@ -103,32 +103,42 @@ function findAutoShapes() {
 // ---- history ------------------------------------------------------------------------------
 function snapshot() { return JSON.stringify(S.doc); }
 
+// An undo step: the map as text, and the background's placement (edit-time only, never
+// in the file), so that one undo takes back whichever of them an edit changed.
+function step(doc = snapshot(), bg = S.bg) { return { doc, bg: bg ? { ...bg } : null }; }
+function remember(before) {
+  S.undo.push(before);
+  if (S.undo.length > HISTORY) S.undo.shift();
+  S.redo = [];
+}
 function edit(fn) {
   const before = snapshot();
   fn(S.doc);
   refreshShapes();
   if (snapshot() === before) return;
-  S.undo.push(before);
-  if (S.undo.length > HISTORY) S.undo.shift();
-  S.redo = [];
+  remember(step(before));
   changed();
+}
+// Go to an undo or redo step; the server hears of it only when the map changed.
+function restore(to) {
+  const mapChanged = to.doc !== snapshot();
+  S.doc = JSON.parse(to.doc);
+  setBackground(to.bg);
+  findAutoShapes();
+  keepSelection();
+  if (mapChanged) changed();
+  else { drawOverlay(); drawPanels(); }
 }
 function undo() {
   if (!S.undo.length) return;
-  S.redo.push(snapshot());
-  S.doc = JSON.parse(S.undo.pop());
-  findAutoShapes();
+  S.redo.push(step());
   S.pending = null;
-  keepSelection();
-  changed();
+  restore(S.undo.pop());
 }
 function redo() {
   if (!S.redo.length) return;
-  S.undo.push(snapshot());
-  S.doc = JSON.parse(S.redo.pop());
-  findAutoShapes();
-  keepSelection();
-  changed();
+  S.undo.push(step());
+  restore(S.redo.pop());
 }
 function keepSelection() {
   if (S.sel && S.sel.kind === "stations") S.sel = asSelection(S.sel.ids);
@@ -626,8 +636,9 @@ function drawRubber() {
 
 function hint() {
   const h = $("#hint");
-  h.classList.toggle("empty", !stations().length && S.tool === "select");
-  if (S.tool === "station") h.textContent = "Station: click to place a station, or on a line between two stops to insert one there (Shift: off the grid). Esc: back to Select.";
+  h.classList.toggle("empty", !stations().length && S.tool === "select" && !S.bgAdjust);
+  if (S.bgAdjust && S.bg) h.textContent = "Background: drag to move the image, wheel to scale it; untick “move and scale” to draw again.";
+  else if (S.tool === "station") h.textContent = "Station: click to place a station, or on a line between two stops to insert one there (Shift: off the grid). Esc: back to Select.";
   else if (S.tool === "line") {
     h.textContent = S.pending
       ? `Line ${S.pending.lineId || "(new)"}: click the next station, or empty space for a new one. Enter/Esc ends the line.`
@@ -678,6 +689,7 @@ function drawInspector() {
     const names = sel.ids.map((id) => station(id)?.name || id);
     box.replaceChildren(h("h2", {}, `${sel.ids.length} stations`),
       h("p", { "data-testid": "selection-names" }, names.slice(0, 12).join(", ") + (names.length > 12 ? `, … (${names.length - 12} more)` : "")),
+      h("p", {}, h("button", { "data-testid": "selection-tidy", onclick: tidyLayout, title: "Lay out these stations on the eight directions, every other one pinned (T)" }, "Tidy these")),
       h("p", { class: "muted" }, "Drag one of them to move them all; arrows nudge them; Del deletes them; "
         + "Shift-click adds or takes away one, a box with Shift adds more."));
     return;
@@ -830,9 +842,9 @@ function drawLineList() {
     const li = h("li", { "data-testid": "line-item", "data-line-item": l.id, class: selected },
       h("span", { class: "swatch", style: { background: l.color } }), h("b", {}, l.id),
       l.name ? h("span", { class: "line-name" }, l.name) : null,
-      h("span", {}, `${l.stops.length} stops${l.loop ? ", loop" : ""}`),
-      h("span", { class: needs.length ? "needs" : "muted" },
-        needs.length ? `set ${needs.join(" and ")}` : `${l.windows} windows · ${l.points.first}/${l.points.others}`),
+      h("span", { class: "facts" }, `${l.stops.length} stops${l.loop ? ", loop" : ""} · `,
+        h("span", { class: needs.length ? "needs" : "muted" },
+          needs.length ? `set ${needs.join(" and ")}` : `${l.windows} windows · ${l.points.first}/${l.points.others}`)),
       h("span", { class: "order" },
         h("button", { "data-testid": "line-up", "data-line": l.id, title: "Up in the scoring panel", disabled: i === 0,
           onclick: (e) => { e.stopPropagation(); moveLine(l.id, -1); } }, "↑"),
@@ -1044,6 +1056,10 @@ function onPointerDown(evt) {
   if (evt.button === 1 || (evt.button === 0 && (evt.altKey || S.space))) return startPan(evt);
   if (evt.button !== 0) return;
   const p = toMap(evt);
+  if (S.bgAdjust && S.bg) {
+    S.drag = { kind: "background", start: p, orig: { ...S.bg }, moved: false };
+    return;
+  }
   const t = target(evt);
   if (!t.station && !t.depot && S.tool !== "select") {
     const near = nearStation(p);
@@ -1118,7 +1134,11 @@ function onPointerMove(evt) {
   }
   if (!d.moved && Math.hypot(p.x - d.start.x, p.y - d.start.y) < 4 * unitsPerPixel()) return;
   d.moved = true;
-  if (d.kind === "box") {
+  if (d.kind === "background") {
+    S.bg = { ...d.orig, x: round(d.orig.x + p.x - d.start.x), y: round(d.orig.y + p.y - d.start.y) };
+    drawBackground();
+    return;
+  } else if (d.kind === "box") {
     S.box = [d.start, p];
   } else if (d.kind === "group") {
     const o = d.src.stations.find((x) => x.id === d.id);
@@ -1164,6 +1184,12 @@ function onPointerUp() {
   S.guides = [];
   $("#canvas").classList.remove("panning");
   if (!d || d.kind === "pan") return;
+  if (d.kind === "background") {
+    const moved = S.bg;
+    S.bg = d.orig;
+    if (d.moved) bgEdit(moved);
+    return;
+  }
   if (d.kind === "box") {
     const end = S.box ? S.box[1] : null;
     S.box = null;
@@ -1182,9 +1208,7 @@ function onPointerUp() {
   if (!d.moved && d.toggle) { toggleStation(d.id); return; }
   if (d.moved) {
     refreshShapes();
-    S.undo.push(d.before);
-    if (S.undo.length > HISTORY) S.undo.shift();
-    S.redo = [];
+    remember(step(d.before));
     changed();
   }
 }
@@ -1230,6 +1254,7 @@ function rename() {
 
 function onWheel(evt) {
   evt.preventDefault();
+  if (S.bgAdjust && S.bg) { scaleBackground(toMap(evt), Math.exp(-evt.deltaY * 0.0015)); return; }
   S.autoFit = false;
   const p = toMap(evt);
   const k = Math.exp(evt.deltaY * 0.0015);
@@ -1252,6 +1277,7 @@ function onKey(evt) {
   else if (key === "f") fit();
   else if (key === "g") { S.snap = !S.snap; q("toggle-snap").checked = S.snap; }
   else if (key === "p") runPlaytest();
+  else if (key === "t") tidyLayout();
   else if (key === "delete" || key === "backspace") { evt.preventDefault(); deleteSelection(); }
   else if (key === "f2") { evt.preventDefault(); rename(); }
   else if (key === "escape" || key === "enter") {
@@ -1268,6 +1294,154 @@ function onKey(evt) {
     evt.preventDefault();
     S.space = true;
   }
+}
+
+// ---- tidy layout, import, background ------------------------------------------------------
+// The whole map replaced by another (a layout, an import): one edit, so one undo.
+function replaceMap(doc) {
+  edit((d) => {
+    Object.keys(d).forEach((k) => delete d[k]);
+    Object.assign(d, doc);
+    findAutoShapes();
+  });
+}
+function notesBanner(text, notes) {
+  const list = notes.length ? h("ul", { "data-testid": "banner-notes" }, notes.map((n) => h("li", {}, n))) : null;
+  banner(text, [["OK", () => banner(null)]], list);
+  S.bannerKind = "notes";
+}
+
+// Tidy layout (mapkit.layout on the server): the map, or two or more selected stations
+// with every other station pinned where it is.
+async function tidyLayout() {
+  const ids = selectedIds();
+  const selection = ids.length > 1 ? ids : null;
+  const btn = q("cmd-tidy");
+  btn.disabled = true;
+  status(selection ? `tidying ${ids.length} stations…` : "tidying the layout…");
+  try {
+    await waitSynced();
+    const body = selection ? { revision: S.revision, selection } : { revision: S.revision };
+    const { res, data } = await api("POST", `/api/layout?paper=${S.paper}`, body);
+    if (!res.ok) { banner(data.error, [["OK", () => banner(null)]]); S.bannerKind = "refused"; status(""); return; }
+    if (data.revision !== S.revision) { status("the map changed while it was laid out: tidy again"); return; }
+    replaceMap(data.map);
+    const what = `${data.moved} station${data.moved === 1 ? "" : "s"} moved${selection ? " (the rest pinned)" : ""}; undo takes it back`;
+    if (data.notes.length) notesBanner(`Tidied: ${what}.`, data.notes);
+    S.note = `tidied: ${what}`;
+    status(S.note);
+  } catch (err) {
+    status(`tidy failed: ${err.message}`);
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function openImport() {
+  const dialog = q("import-dialog");
+  dialog.hidden = !dialog.hidden;
+  q("import-message").textContent = "";
+}
+async function runImport() {
+  const file = q("import-file").files[0];
+  const say = (text) => { q("import-message").textContent = text; };
+  if (!file) { say("choose a GTFS feed (a .zip file) first"); return; }
+  const query = new URLSearchParams({
+    max_stations: q("import-max-stations").value, max_lines: q("import-max-lines").value,
+    route_types: q("import-route-types").value, layout: q("import-layout").checked ? "1" : "0", paper: S.paper,
+  });
+  q("import-run").disabled = true;
+  say(`importing ${file.name}…`);
+  try {
+    const res = await fetch(`/api/import/gtfs?${query}`, {
+      method: "POST", headers: { "X-Mapkit-Token": TOKEN, "Content-Type": "application/zip" }, body: file,
+    });
+    const data = await res.json().catch(() => ({ error: `error ${res.status}` }));
+    if (!res.ok) { say(data.error); return; }
+    say("");
+    q("import-dialog").hidden = true;
+    S.sel = null;
+    S.autoFit = true;
+    S.view = null;
+    replaceMap(data.map);
+    const checked = data.errors || data.warnings ? `validate: ${data.errors} errors, ${data.warnings} warnings` : "it validates clean";
+    notesBanner(`Imported ${file.name}: ${data.stations} stations, ${data.lines} lines; ${checked}. Undo brings back the map you had.`, data.notes);
+  } catch (err) {
+    say(`import failed: ${err.message}`);
+  } finally {
+    q("import-run").disabled = false;
+  }
+}
+
+// The background to trace: the image is kept by the server (in memory), its placement
+// (map units) and opacity by the page, per map file, and in the undo steps.
+function bgKey() { return `mapkit-studio-bg:${S.path}`; }
+function setBackground(bg) {
+  S.bg = bg ? { ...bg } : null;
+  try {
+    if (S.bg) localStorage.setItem(bgKey(), JSON.stringify(S.bg)); else localStorage.removeItem(bgKey());
+  } catch { /* a full store: the placement lasts as long as the page */ }
+  drawBackground();
+}
+function bgEdit(next, merge = false) {
+  if (JSON.stringify(next) === JSON.stringify(S.bg)) return;
+  if (!merge) remember(step(snapshot(), S.bg));
+  setBackground(next);
+  drawPanels();
+}
+function drawBackground() {
+  const layer = $("#background-layer");
+  const bg = S.bg;
+  q("background-panel").hidden = !bg;
+  if (!bg) { layer.replaceChildren(); return; }
+  q("background-opacity").value = bg.opacity;
+  const href = `/api/background?token=${encodeURIComponent(TOKEN)}&n=${bg.n}`;
+  let img = layer.querySelector("image");
+  if (!img) img = el("image", { "data-testid": "background", preserveAspectRatio: "none" }, layer);
+  if (img.getAttribute("href") !== href) img.setAttribute("href", href);
+  for (const [k, v] of Object.entries({ x: bg.x, y: bg.y, width: bg.w, height: bg.h, opacity: bg.opacity })) img.setAttribute(k, v);
+}
+async function uploadBackground(file) {
+  status(`reading ${file.name}…`);
+  const res = await fetch("/api/background", {
+    method: "PUT", headers: { "X-Mapkit-Token": TOKEN, "Content-Type": file.type || "application/octet-stream" }, body: file,
+  });
+  const data = await res.json().catch(() => ({ error: `error ${res.status}` }));
+  if (!res.ok) { banner(data.error, [["OK", () => banner(null)]]); S.bannerKind = "refused"; status(""); return; }
+  const probe = new Image();
+  probe.src = `/api/background?token=${encodeURIComponent(TOKEN)}&n=${data.background}`;
+  try { await probe.decode(); } catch { banner(`${file.name} could not be shown as an image`, [["OK", () => banner(null)]]); return; }
+  // fitted into the middle of the view, its own proportions kept
+  const v = S.view;
+  const ratio = probe.naturalHeight / Math.max(probe.naturalWidth, 1);
+  let w = v.w * 0.8;
+  if (w * ratio > v.h * 0.8) w = (v.h * 0.8) / ratio;
+  const bg = { n: data.background, x: round(v.x + (v.w - w) / 2), y: round(v.y + (v.h - w * ratio) / 2), w: round(w), h: round(w * ratio), opacity: S.bg?.opacity ?? 0.45 };
+  bgEdit(bg);
+  status(`background ${file.name}: tick "move and scale" to line it up`);
+}
+async function removeBackground() {
+  bgEdit(null);
+  q("background-adjust").checked = false;
+  S.bgAdjust = false;
+}
+// The placement this browser kept for the map's background, if the server still has the image.
+async function loadBackground() {
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(bgKey()) || "null"); } catch { /* unreadable: none */ }
+  if (saved) {
+    const res = await fetch(`/api/background?n=${saved.n}`, { method: "HEAD", headers: { "X-Mapkit-Token": TOKEN } });
+    if (!res.ok) saved = null;
+  }
+  setBackground(saved);
+}
+// The background scaled by k around p (the wheel in "move and scale").
+function scaleBackground(p, k) {
+  const bg = S.bg;
+  const now = Date.now();
+  const merge = S.bgWheel && now - S.bgWheel < 700;
+  S.bgWheel = now;
+  bgEdit({ ...bg, x: round(p.x - (p.x - bg.x) * k), y: round(p.y - (p.y - bg.y) * k), w: round(bg.w * k), h: round(bg.h * k) }, merge);
 }
 
 // ---- play-test ----------------------------------------------------------------------------
@@ -1454,7 +1628,7 @@ function adopt(data, note) {
   const before = snapshot();
   S.doc = data.map;
   S.revision = data.revision;
-  if (snapshot() !== before) { S.undo.push(before); if (S.undo.length > HISTORY) S.undo.shift(); S.redo = []; }
+  if (snapshot() !== before) remember(step(before));
   findAutoShapes();
   keepSelection();
   autosave();
@@ -1528,6 +1702,17 @@ async function start() {
   q("cmd-save-as").onclick = saveAs;
   q("cmd-fit").onclick = fit;
   q("cmd-playtest").onclick = runPlaytest;
+  q("cmd-tidy").onclick = tidyLayout;
+  q("cmd-import").onclick = openImport;
+  q("import-dialog").onsubmit = (e) => { e.preventDefault(); runImport(); };
+  q("import-cancel").onclick = () => { q("import-dialog").hidden = true; };
+  for (const f of q("import-dialog").querySelectorAll("input")) f.addEventListener("keydown", (e) => e.stopPropagation());
+  q("cmd-background").onclick = () => q("background-file").click();
+  q("background-file").onchange = (e) => { const f = e.target.files[0]; e.target.value = ""; if (f) uploadBackground(f); };
+  q("background-opacity").onchange = (e) => bgEdit({ ...S.bg, opacity: +e.target.value });
+  q("background-opacity").oninput = (e) => { $("#background-layer image")?.setAttribute("opacity", e.target.value); };
+  q("background-adjust").onchange = (e) => { S.bgAdjust = e.target.checked; $("#canvas").classList.toggle("adjusting", S.bgAdjust); hint(); };
+  q("background-remove").onclick = removeBackground;
   q("grid-step").onchange = (e) => { const v = +e.target.value; if (v > 0) setGrid(v); };
   q("toggle-snap").onchange = (e) => { S.snap = e.target.checked; };
   q("toggle-labels").onchange = (e) => { S.labels = e.target.checked; loadSheet(); };
@@ -1547,7 +1732,7 @@ async function start() {
   window.addEventListener("resize", () => S.view && setView({ ...S.view }));
   window.addEventListener("beforeunload", (e) => { if (!q("unsaved-marker").hidden) e.preventDefault(); });
   drawPanels();
-  await Promise.all([loadDiagnostics(), loadSheet(), loadIntersections()]);
+  await Promise.all([loadDiagnostics(), loadSheet(), loadIntersections(), loadBackground()]);
   if (!S.view) fit();
   drawOverlay();
   status(`${stations().length} stations · ${lines().length} lines`);
