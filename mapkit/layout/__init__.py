@@ -22,7 +22,7 @@ from typing import Any
 from mapkit.layout.engine import LayoutError
 from mapkit.layout.report import LayoutReport
 from mapkit.layout.wagons import CLEARANCE_MM, WagonError, place_wagons, wagon_clearance
-from mapkit.mapfile.model import CityMap, build_map
+from mapkit.mapfile.model import CityMap, Line, build_map
 from mapkit.rulesets import DEFAULT_RULESET
 
 __all__ = [
@@ -123,6 +123,9 @@ def city_doc(city: CityMap) -> dict[str, Any]:
     if city.subtitle is not None:
         sheet["subtitle"] = city.subtitle
     doc["sheet"] = sheet
+    if city.all_lines is not None:
+        b = city.all_lines
+        doc["all_lines_bonus"] = {"first": b.first, "others": b.others, "condition": b.condition}
     stations = []
     for s in city.stations:
         st: dict[str, Any] = {"id": s.id, "x": s.x, "y": s.y}
@@ -136,28 +139,30 @@ def city_doc(city: CityMap) -> dict[str, Any]:
             st["label"] = s.label_at
         stations.append(st)
     doc["stations"] = stations
-    lines = []
-    for ln in city.lines:
-        d: dict[str, Any] = {"id": ln.id}
-        if ln.name is not None:
-            d["name"] = ln.name
-        d["color"] = ln.color
-        d["windows"] = ln.windows
-        d["points"] = {"first": ln.first, "others": ln.others}
-        depot: dict[str, Any] = {"x": ln.depot.x, "y": ln.depot.y}
-        if ln.depot.max_width_mm is not None:
-            depot["max_width_mm"] = ln.depot.max_width_mm
-        d["depot"] = depot
-        d["stops"] = list(ln.stops)
-        if ln.loop:
-            d["loop"] = True
-        if ln.both_ends:
-            d["both_ends"] = True
-        if ln.shape is not None:
-            d["shape"] = [list(p) for p in ln.shape]
-        lines.append(d)
-    doc["lines"] = lines
+    doc["lines"] = [_line_doc(ln) for ln in city.lines]
     return doc
+
+
+def _line_doc(ln: Line) -> dict[str, Any]:
+    """A line of the model as its document."""
+    d: dict[str, Any] = {"id": ln.id}
+    if ln.name is not None:
+        d["name"] = ln.name
+    d["color"] = ln.color
+    d["windows"] = ln.windows
+    d["points"] = {"first": ln.first, "others": ln.others}
+    depot: dict[str, Any] = {"x": ln.depot.x, "y": ln.depot.y}
+    if ln.depot.max_width_mm is not None:
+        depot["max_width_mm"] = ln.depot.max_width_mm
+    d["depot"] = depot
+    d["stops"] = list(ln.stops)
+    if ln.loop:
+        d["loop"] = True
+    if ln.both_ends:
+        d["both_ends"] = True
+    if ln.shape is not None:
+        d["shape"] = [list(p) for p in ln.shape]
+    return d
 
 
 def _num(v: float) -> int | float:

@@ -82,17 +82,10 @@ def check_ids(doc: dict[str, Any], emit: Callable[[str, str, str], None]) -> Non
             )
 
 
-def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic]:
-    """REF001-REF012 on a schema-valid document."""
+def _check_map_rules(doc: dict[str, Any], emit: Callable[[str, str, str], None]) -> None:
+    """REF010 and REF012: the map's ruleset and all-lines bonus."""
     from mapkit.rulesets import RulesetError, ruleset_from_doc
 
-    out: list[Diagnostic] = []
-
-    def emit(code: str, msg: str, pointer: str) -> None:
-        line, col = positions.locate(pointer)
-        out.append(make(code, msg, pointer, line, col))
-
-    check_ids(doc, emit)
     bonus = doc.get("all_lines_bonus")
     if bonus is not None and bonus["first"] < bonus["others"]:
         emit(
@@ -105,6 +98,18 @@ def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic
             ruleset_from_doc(doc["ruleset"])
         except RulesetError as exc:
             emit("REF010", f"the map's ruleset cannot be played: {exc}", "/ruleset")
+
+
+def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic]:
+    """REF001-REF012 on a schema-valid document."""
+    out: list[Diagnostic] = []
+
+    def emit(code: str, msg: str, pointer: str) -> None:
+        line, col = positions.locate(pointer)
+        out.append(make(code, msg, pointer, line, col))
+
+    check_ids(doc, emit)
+    _check_map_rules(doc, emit)
 
     coords: dict[str, tuple[float, float]] = {}
     for i, st in enumerate(doc["stations"]):
