@@ -384,3 +384,31 @@ def test_the_unsaved_marker_tells_the_truth(studio, tmp_path, tiny_doc):
     assert marker.is_hidden()  # back to the file: nothing to save
     new, _ = studio(tmp_path / "fresh.json")
     assert tid(new, "unsaved-marker").is_hidden()
+
+
+def test_the_map_inspector_sets_the_ruleset_the_bonus_and_two_ended_lines(
+    studio, tmp_path, tiny_doc
+):
+    path = _saved(tmp_path, tiny_doc)
+    page, server = studio(path)
+    names = [
+        o.get_attribute("value") for o in page.locator('[data-testid="map-ruleset"] option').all()
+    ]
+    assert names == ["voll-verplant", "metro-x", "metro-x-okazu"]
+    tid(page, "map-ruleset").select_option("metro-x")
+    settle(page)
+    tid(page, "map-bonus-first").fill("6")
+    tid(page, "map-bonus-first").dispatch_event("change")
+    settle(page)
+    tid(page, "map-bonus-condition").select_option("every_line_completed")
+    settle(page)
+    page.locator('[data-line-item="A"]').click()
+    tid(page, "line-both-ends").check()
+    settle(page)
+    doc = server.get("/api/map")["map"]
+    assert doc["ruleset"] == "metro-x"
+    assert doc["all_lines_bonus"] == {"first": 6, "others": 0, "condition": "every_line_completed"}
+    assert doc["lines"][0]["both_ends"] is True
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert "both_ends" not in server.get("/api/map")["map"]["lines"][0]

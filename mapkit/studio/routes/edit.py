@@ -40,6 +40,20 @@ async def palette(request: Request) -> Response:
     return Json({"palette": list(PALETTE.values())})
 
 
+async def rulesets(request: Request) -> Response:
+    """The published rulesets (the map inspector's choice) and the all-lines bonus's conditions."""
+    from mapkit.mapfile.model import ALL_LINES_CONDITIONS
+    from mapkit.rulesets import DEFAULT_RULESET, RULESETS
+
+    return Json(
+        {
+            "rulesets": [{"id": r.id, "name": r.name} for r in RULESETS.values()],
+            "default": DEFAULT_RULESET,
+            "conditions": list(ALL_LINES_CONDITIONS),
+        }
+    )
+
+
 async def status(request: Request) -> Response:
     """Whether the map has unsaved changes and whether the file changed on disk."""
     session = studio_of(request).session
@@ -95,6 +109,7 @@ ROUTES = [
     Route("/api/map", get_map, methods=["GET"]),
     Route("/api/map", put_map, methods=["PUT"]),
     Route("/api/palette", palette),
+    Route("/api/rulesets", rulesets),
     Route("/api/status", status),
     Route("/api/disk", disk),
     Route("/api/reload", reload, methods=["POST"]),

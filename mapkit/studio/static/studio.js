@@ -7,6 +7,7 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const HISTORY = 200;
 // New lines take colours of mapkit.checks.colour.PALETTE (GET /api/palette): every pair passes DES003.
 let PALETTE = [];
+let RULES = { rulesets: [], default: "", conditions: [] };
 const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 const q = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -787,7 +788,11 @@ function drawInspector() {
     field("id", "map-id", d.id),
     field("subtitle", "map-subtitle", d.sheet?.subtitle),
     field("sheet colour", "map-color", d.sheet?.color || "#ffffff", { type: "color" }),
-    field("author", "map-author", d.author)),
+    field("author", "map-author", d.author),
+    h("label", {}, "rules"), rulesetChoice(d),
+    field("all lines 1st", "map-bonus-first", d.all_lines_bonus?.first, { type: "number", min: 0, placeholder: "no bonus" }),
+    field("all lines later", "map-bonus-others", d.all_lines_bonus?.others, { type: "number", min: 0, placeholder: "no bonus" }),
+    h("label", {}, "all lines when"), bonusCondition(d)),
   h("p", { class: "muted" }, `${stations().length} stations, ${lines().length} lines, `
     + `${lines().reduce((n, l) => n + (l.windows || 0), 0)} windows. Click a station or line to edit it.`));
   bind("map-name", (v) => edit(() => { d.name = v; }));
@@ -795,6 +800,33 @@ function drawInspector() {
   bind("map-subtitle", (v) => edit(() => { d.sheet = d.sheet || {}; if (v) d.sheet.subtitle = v; else delete d.sheet.subtitle; if (!Object.keys(d.sheet).length) delete d.sheet; }));
   bind("map-color", (v) => edit(() => { d.sheet = d.sheet || {}; d.sheet.color = v; }));
   bind("map-author", (v) => edit(() => { if (v) d.author = v; else delete d.author; }));
+  bind("map-ruleset", (v) => edit(() => { if (v === RULES.default) delete d.ruleset; else if (v !== "custom") d.ruleset = v; }));
+  const bonus = (key) => (v) => edit(() => {
+    const b = { ...(d.all_lines_bonus || {}) };
+    if (v === "") delete b[key]; else b[key] = Number(v);
+    if (b.first === undefined && b.others === undefined) delete d.all_lines_bonus;
+    else d.all_lines_bonus = { first: b.first ?? b.others, others: b.others ?? 0, ...(b.condition ? { condition: b.condition } : {}) };
+  });
+  bind("map-bonus-first", bonus("first"));
+  bind("map-bonus-others", bonus("others"));
+  bind("map-bonus-condition", (v) => edit(() => { if (d.all_lines_bonus) d.all_lines_bonus.condition = v; }));
+}
+
+function rulesetChoice(d) {
+  // the published rulesets, from the server (mapkit/rulesets.py); a map's own object: "custom"
+  const sel = h("select", { "data-testid": "map-ruleset", title: "The edition the map is played under (mapkit rules --rulesets)" },
+    ...RULES.rulesets.map((r) => h("option", { value: r.id }, r.name)));
+  if (d.ruleset && typeof d.ruleset === "object") sel.append(h("option", { value: "custom" }, "custom (in the file)"));
+  sel.value = d.ruleset === undefined ? RULES.default : (typeof d.ruleset === "object" ? "custom" : d.ruleset);
+  return sel;
+}
+
+function bonusCondition(d) {
+  const sel = h("select", { "data-testid": "map-bonus-condition", title: "When a player has run every line" },
+    ...RULES.conditions.map((c) => h("option", { value: c }, c.replaceAll("_", " "))));
+  sel.value = d.all_lines_bonus?.condition || RULES.conditions[0];
+  sel.disabled = !d.all_lines_bonus;
+  return sel;
 }
 
 function bind(testid, fn) {
@@ -1676,6 +1708,7 @@ function diskChanged() {
 async function start() {
   try {
     PALETTE = (await api("GET", "/api/palette")).data.palette;
+    RULES = (await api("GET", "/api/rulesets")).data;
     const { res, data } = await api("GET", "/api/map");
     if (!res.ok) throw new Error(data.error || `error ${res.status}`);
     S.doc = data.map;
