@@ -167,3 +167,28 @@ def test_an_unknown_ruleset_name_is_one_located_diagnostic(tiny_doc) -> None:
         "the map's ruleset cannot be played: unknown ruleset 'metro-z': the rulesets are"
         " voll-verplant, metro-x, metro-x-okazu"
     )
+
+
+def test_play_simulate_and_replay_take_ruleset(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from mapkit.cli import app
+
+    runner = CliRunner()
+    rec = tmp_path / "game.json"
+    args = ["play", "berlin", "--no-human", "--bots", "greedy,greedy", "--seed", "4"]
+    res = runner.invoke(app, [*args, "--ruleset", "metro-x", "--record", str(rec)])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(rec.read_text())
+    assert doc["ruleset"] == "metro-x"
+    refused = runner.invoke(app, ["replay", str(rec), "--map", "berlin"])
+    assert refused.exit_code == 1
+    assert "played under the metro-x ruleset, but this replay uses voll-verplant" in refused.stderr
+    ok = runner.invoke(app, ["replay", str(rec), "--map", "berlin", "--ruleset", "metro-x"])
+    assert ok.exit_code == 0, ok.output
+    sim = runner.invoke(
+        app, ["simulate", "berlin", "-n", "3", "--ruleset", "metro-x", "-f", "json"]
+    )
+    assert json.loads(sim.stdout)["ruleset"] == "metro-x"
+    bad = runner.invoke(app, ["simulate", "berlin", "--ruleset", "metro-z"])
+    assert bad.exit_code == 2 and "'metro-z' is not one of" in bad.output

@@ -89,6 +89,7 @@ def play(
         Variant, typer.Option(help="'special': the special-station variant.")
     ] = Variant.standard,
     name: Annotated[str, typer.Option(help="Your name in the record.")] = "you",
+    ruleset: RulesetOption = None,
 ) -> None:
     """Play a game in the terminal: you against up to 5 bots (or bots alone with --no-human).
 
@@ -103,7 +104,8 @@ def play(
         if resume is not None:
             given = [opt for opt, on in [("--bots", bots), ("--no-human", no_human),
                      ("--seed", seed is not None), ("--variant", variant is not Variant.standard),
-                     ("--name", name != "you")] if on]  # fmt: skip
+                     ("--name", name != "you"), ("--ruleset", ruleset is not None)]
+                     if on]  # fmt: skip
             if given:
                 fail(
                     f"--resume plays on the record's game as it was set up;"
@@ -116,7 +118,7 @@ def play(
                 fail("name a map to play on (a map file or a shipped city), or --resume RECORD", 2)
             (path,) = map_paths([map])
             special = variant is Variant.special
-            city = load_or_fail(path)
+            city = load_or_fail(path, ruleset=ruleset)
             session = playing.new_session(city, bots, not no_human, seed, special, name)
             if record is not None:
                 output_path(record, [path], overwrite=force, trial=True)

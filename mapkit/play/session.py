@@ -136,8 +136,11 @@ def resume_session(city: CityMap, doc: Any) -> Session:
     from mapkit.bots import BOTS, make_bot
     from mapkit.engine.record import replay
     from mapkit.engine.seats import BOT_SEAT, play_bot_seed
+    from mapkit.rulesets import RULESETS
 
-    rep = replay(city, doc, upto=len(doc["rounds"]))
+    played = doc.get("ruleset") if isinstance(doc, dict) else None
+    rules = RULESETS.get(played) if isinstance(played, str) else None  # as it was started
+    rep = replay(city, doc, upto=len(doc["rounds"]), ruleset=rules)
     if rep.state.is_terminal():
         raise PlayError("the game is over; nothing to resume (mapkit replay scores it)", 1)
     seed = rep.state.seed
