@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from mapkit.cli.common import fail
+
+
+def _map_path(map: str | None) -> tuple[Path, bool]:
+    """The file to edit (a new one may not exist yet), and whether it is a shipped city,
+    opened read-only."""
+    from mapkit.resources import resolve_map
+
+    path = resolve_map(map) if map else Path("new-city.json")
+    readonly = map is not None and path != Path(map)  # a shipped city named, not a path
+    if path.is_dir():
+        fail(f"{map} is a folder; name a map file (e.g. {map}/my-city.json)", 2)
+    if path.exists() and not path.is_file():
+        fail(f"{map} is not a regular file (a device or a pipe?); name a map file", 2)
+    if not path.exists() and not path.parent.resolve().is_dir():
+        fail(f"the folder {path.parent} does not exist", 2)
+    return path, readonly
 
 
 def studio(
@@ -44,18 +61,8 @@ def studio(
     MAP says, "save as" only inside the map's folder (or --root).
     """
     import os
-    from pathlib import Path
 
-    from mapkit.resources import resolve_map
-
-    path = resolve_map(map) if map else Path("new-city.json")
-    readonly = map is not None and path != Path(map)  # a shipped city named, not a path
-    if path.is_dir():
-        fail(f"{map} is a folder; name a map file (e.g. {map}/my-city.json)", 2)
-    if path.exists() and not path.is_file():
-        fail(f"{map} is not a regular file (a device or a pipe?); name a map file", 2)
-    if not path.exists() and not path.parent.resolve().is_dir():
-        fail(f"the folder {path.parent} does not exist", 2)
+    path, readonly = _map_path(map)
     if port is not None and not 0 <= port <= 65535:
         fail("--port must be 0 (a free port) up to 65535", 2)
     if root is not None and not os.path.isdir(root):
