@@ -101,8 +101,8 @@ def test_la_imports_to_a_map_that_passes_strict_validation():
     assert result.notes == [
         "route Metro A Line (Blue): left out Pacific Ave Station (on a one-way variant)",
         "27 of 97 stations left out to fit --max-stations 70 (termini and interchanges kept)",
-        "line D: colour #886688 (#a05da5 is too close to a line it meets)",
-        "line F: colour #d65c99 (#fc74fd is too close to a line it meets)",
+        "line D: colour #b82e95 (#a05da5 is too close to a line it meets)",
+        "line F: colour #d65c99 (#fc74fd is outside what a press prints)",
     ]
     names = {s["id"]: s["name"] for s in doc["stations"]}
     assert names["union"] == "Union"
@@ -174,7 +174,10 @@ def test_the_cross_feed_imports_its_branch_as_a_line_of_its_own():
     assert stops["C"] in (["south-end", "harbour"], ["harbour", "south-end"])
     assert len(doc["stations"]) == 11
     assert doc["name"] == "Tiny"  # agency "Tiny Transit"
-    assert [ln["color"] for ln in doc["lines"][:2]] == ["#cc0044", "#0022ee"]
+    # the route's screen blue #0022ee is beyond what a press prints (DES007): the nearest
+    # printable shade instead
+    assert [ln["color"] for ln in doc["lines"][:2]] == ["#cc0044", "#2e50b8"]
+    assert "line B: colour #2e50b8 (#0022ee is outside what a press prints)" in result.notes
     assert _problems(doc) == []
 
 
@@ -224,8 +227,8 @@ def test_routes_without_colours_get_palette_colours_told_apart():
     routes = [(rid, short, kind, None, runs) for rid, short, kind, _c, runs in CROSS_ROUTES]
     result = _import(zipped(feed_files(CROSS_STATIONS, routes)))
     colours = [ln["color"] for ln in result.doc["lines"]]
-    assert colours == ["#222222", "#ee8800", "#aa88cc"]  # not the palette's #0022ee (DES007)
-    assert "line A: colour #222222 (it had none)" in result.notes
+    assert colours == ["#333333", "#333377", "#6677aa"]  # the palette's first three
+    assert "line A: colour #333333 (it had none)" in result.notes
     assert _problems(result.doc) == []
 
 

@@ -2,9 +2,10 @@
 
 Lines are taken in letter order. A line keeps its route's colour when validate's own
 tests (``mapkit.checks.design.pair_likeness`` against every line already coloured, with
-the stricter thresholds where the two meet on the sheet, and ``sheet_fault`` against the
-sheet) pass; otherwise it takes the project palette's colour nearest to its own that
-passes them (a route without a colour: the first that passes).
+the stricter thresholds where the two meet on the sheet, ``sheet_fault`` against the
+sheet and ``press_fault``, what a press prints) pass; otherwise it takes the project
+palette's colour nearest to its own that passes them (a route without a colour: the first
+that passes).
 """
 
 from __future__ import annotations
@@ -37,12 +38,16 @@ def choose_colours(
     those then take, in letter order, the nearest colour (of the palette and a spread of
     shades; a line with no colour: the palette's first) that prints (DES007) and passes
     against every line coloured so far."""
-    from mapkit.checks.design import MAX_PRESS_EXCESS
+    from mapkit.checks.design import press_fault
 
     def clash(a: tuple[str, str], b: tuple[str, str]) -> bool:
         return a[1] == b[1] or pair_likeness(a[1], b[1], meets(a[0], b[0])) is not None
 
-    keep = [(ln, c) for ln, c in wanted if c is not None and sheet_fault(c, sheet) is None]
+    keep = [
+        (ln, c)
+        for ln, c in wanted
+        if c is not None and sheet_fault(c, sheet) is None and press_fault(c) is None
+    ]
     order = [ln for ln, _ in wanted]
     while keep:
         count = {k: sum(clash(k, o) for o in keep if o != k) for k in keep}
@@ -54,7 +59,7 @@ def choose_colours(
     changes: list[Recolour] = []
 
     def fits(line: str, c: str) -> bool:
-        if sheet_fault(c, sheet) is not None or colour.press_excess(c) > MAX_PRESS_EXCESS:
+        if sheet_fault(c, sheet) is not None or press_fault(c) is not None:
             return False
         return all(
             c != other and pair_likeness(c, other, meets(line, done)) is None

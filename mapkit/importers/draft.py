@@ -244,13 +244,19 @@ def _lay_out(result: ImportResult, cfg: ImportConfig, progress: Progress | None)
 
 
 def _colour(result: ImportResult, lines: list[DraftLine], cfg: ImportConfig) -> None:
+    from mapkit.checks.design import press_fault
     from mapkit.importers.colours import told_apart
 
     own = dict(zip(_letters(len(lines)), (ln.route.color for ln in lines), strict=True))
     wanted = [(d["id"], own[d["id"]]) for d in result.doc["lines"]]
     result.doc, changes = told_apart(result.doc, wanted, (cfg.paper,))
     for ch in changes:
-        why = "it had none" if ch.old is None else f"{ch.old} is too close to a line it meets"
+        if ch.old is None:
+            why = "it had none"
+        elif press_fault(ch.old) is not None:
+            why = f"{ch.old} is outside what a press prints"
+        else:
+            why = f"{ch.old} is too close to a line it meets"
         result.notes.append(f"line {ch.line}: colour {ch.new} ({why})")
 
 
