@@ -12,6 +12,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from mapkit.formats import DRAWINGS
 from mapkit.rulesets import RULESETS
 
 
@@ -39,7 +40,7 @@ RulesetOption = Annotated[
 ]
 
 
-FORMATS = {".svg": "svg", ".pdf": "pdf", ".png": "png"}
+FORMATS = DRAWINGS
 """The drawing formats an output's suffix can name (render -o, simulate --heatmap)."""
 
 
