@@ -1066,6 +1066,7 @@ function onPointerDown(evt) {
     if (near) t.station = near;
   }
   try { $("#canvas").setPointerCapture(evt.pointerId); } catch { /* synthetic events */ }
+  q("tooltip").hidden = true;  // it would hide what is being dragged
   if (S.tool === "line") { lineClick(t.station || null, p, evt.shiftKey); return; }
   if (S.tool === "station" && !t.station && !t.depot) {
     const hit = stretchAt(p, t.line);
