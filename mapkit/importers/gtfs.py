@@ -110,7 +110,8 @@ class Feed:
         try:
             self.zip = zipfile.ZipFile(source)
             infos = self.zip.infolist()
-        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError) as exc:
+            # NotImplementedError: a zip version or feature zipfile cannot read
             raise ImportFailure(f"{self.label} is not a readable zip file ({exc})") from None
         self.members: dict[str, zipfile.ZipInfo] = {}
         for info in infos:
