@@ -29,6 +29,7 @@ from mapkit.bots.evaluate import DEFAULT, Weights  # noqa: E402
 from mapkit.bots.greedy import GreedyBot  # noqa: E402
 from mapkit.engine import Game  # noqa: E402
 from mapkit.mapfile import load_map  # noqa: E402
+from mapkit.simulate.runner import play_out  # noqa: E402
 
 METRO = ROOT / "benchmarks" / "maps" / "metro-city.json"
 
@@ -39,13 +40,7 @@ def maps() -> list[Path]:
 
 
 def play(game: Game, bots: list, seed: int):
-    s = game.new_initial_state(seed)
-    while not s.is_terminal():
-        if s.is_chance_node():
-            s.deal()
-        else:
-            s.apply_action(bots[s.current_player()].choose(s))
-    return s
+    return play_out(game.new_initial_state(seed), bots)  # the checked engine's one game loop
 
 
 def rate(fn, games: int) -> float:

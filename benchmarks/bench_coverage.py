@@ -23,12 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def figures(city, games: int, seed: int) -> dict[str, object]:  # type: ignore[no-untyped-def]
     from mapkit.design.profile import profile
     from mapkit.design.races import races_of
-    from mapkit.design.skill import outcomes
-    from mapkit.simulate import RunConfig
+    from mapkit.simulate import RunConfig, simulate
 
     p = profile(city, games, seed)
     out: dict[str, object] = {"greedy mean": p.mean, "skill headroom": p.headroom}
-    played = outcomes(city, RunConfig(("greedy",) * 3, games, seed))
+    played = simulate(city, RunConfig(("greedy",) * 3, games, seed))
     for r in races_of(city, played):
         out[f"line {r.line} completed"] = r.completion
         out[f"line {r.line} points paid"] = r.expected

@@ -24,6 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mapkit.cli import app
+from mapkit.mapfile import load_map
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "examples" / "games" / "maps" / "mini.json"
@@ -670,23 +671,23 @@ def _interchange_state():
 
 
 @pytest.mark.parametrize("typed", ["H", "h", "Q", "q"])
-def test_a_line_letter_is_a_line_not_a_command(monkeypatch, typed):
-    from mapkit.cli import play
+def test_a_line_letter_is_a_line_not_a_command(typed):
+    from mapkit.play import ask_action
 
     state = _interchange_state()
-    monkeypatch.setattr("builtins.input", lambda _prompt: typed)
-    assert state.action_to_move(play._ask(state))["line"] == typed.upper()
+    action = ask_action(state, lambda _prompt: typed, print)
+    assert state.action_to_move(action)["line"] == typed.upper()
 
 
-def test_help_and_quit_are_spelled_out(monkeypatch, capsys):
-    from mapkit.cli import play
+def test_help_and_quit_are_spelled_out():
+    from mapkit.play import Quit, ask_action
 
     state = _interchange_state()
     answers = iter(["?", "help", "quit"])
-    monkeypatch.setattr("builtins.input", lambda _prompt: next(answers))
-    with pytest.raises(play.Quit):
-        play._ask(state)
-    assert capsys.readouterr().out.count("How to answer:") == 2
+    said: list[str] = []
+    with pytest.raises(Quit):
+        ask_action(state, lambda _prompt: next(answers), said.append)
+    assert sum("How to answer:" in line for line in said) == 2
 
 
 @pytest.mark.parametrize(
@@ -708,14 +709,14 @@ def test_play_refuses_what_a_record_cannot_hold_at_the_start(mini, tmp_path, arg
 def test_a_resumed_game_plays_the_bots_moves_of_the_game_played_straight_through(tmp_path):
     """Every round from round 5 on: the bots' randomness comes from the seed and the move
     number, not from a generator the resumed game would restart."""
-    from mapkit.cli import play
-    from mapkit.engine.record import record_from_history, to_json
+    from mapkit import play
+    from mapkit.engine.record import parse_record, record_from_history, to_json
 
-    berlin = ROOT / "maps" / "berlin.json"
-    straight = play._new_game(
-        str(berlin), "random,greedy,lookahead", True, 5, play.Variant.standard, "x"
-    )
-    play._loop(straight.state, straight.seats, straight.names, straight.replayed.windows)
+    berlin = load_map(ROOT / "maps" / "berlin.json")
+    straight = play.new_session(berlin, "random,greedy,lookahead", False, 5, False, "x")
+    outcome = play.play(straight, input, lambda _line: None)  # bots only: nobody is asked
+    assert (outcome.engine, [s.bot for s in outcome.seats]) == ("checked", straight.names)
+    assert [s.score for s in outcome.seats] == straight.state.scores()
     whole = straight.state.history()
     walk = straight.game.new_initial_state(5)
     rounds, cut = 0, 0
@@ -728,6 +729,6 @@ def test_a_resumed_game_plays_the_bots_moves_of_the_game_played_straight_through
     assert rounds >= 20
     saved = tmp_path / "part.json"
     saved.write_text(to_json(record_from_history(straight.game, whole[:cut], straight.names, 5)))
-    again = play._resumed(str(berlin), saved, None, False)
-    play._loop(again.state, again.seats, again.names, again.replayed.windows)
+    again = play.resume_session(berlin, parse_record(saved.read_text()))
+    play.play(again, input, lambda _line: None)
     assert again.state.history() == whole

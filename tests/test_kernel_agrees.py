@@ -3,8 +3,10 @@
 The same seeds are played twice: seat by seat through the checked ``State`` (``deal()``,
 the Python bots' ``choose``, ``apply_action`` with every rule checked) and whole in the kernel
 (``mapkit.engine.kernel``). The two must give identical games: every card, every move, every
-final sheet and score; on every shipped city, example map and benchmark map, for 1 to 6
-players, both variants, random, greedy and lookahead seats.
+final sheet and score, and the same game record (the kernel's written from its own
+``play_turns``, the checked engine's by replaying its history); on every shipped city,
+example map and benchmark map, for 1 to 6 players, both variants, random, greedy and
+lookahead seats.
 
 ``MAPKIT_HARNESS_SCALE=20 python -m pytest tests/test_kernel_agrees.py`` plays 20 times as
 many games (the longer run of docs/engine.md).
@@ -23,6 +25,7 @@ from mapkit.bots import make_bot
 from mapkit.bots.greedy import EXTRA_ACTION
 from mapkit.engine import Game, GameOptions
 from mapkit.engine.kernel import Kernel, bot_params
+from mapkit.engine.record import record_from_history, record_from_turns
 from mapkit.engine.seats import seat_seed
 from mapkit.mapfile import load_map
 from mapkit.simulate.runner import game_seed
@@ -62,7 +65,12 @@ def _checked_game(game: Game, bots: tuple[str, ...], seed: int):
 
 def _agree(game: Game, kernel: Kernel, bots: tuple[str, ...], seed: int) -> None:
     state = _checked_game(game, bots, seed)
-    assert kernel.play_history(seed) == state.history(), (bots, seed)
+    history, turns = kernel.play_turns(seed)
+    assert history == state.history(), (bots, seed)
+    names = [f"p{p}" for p in range(len(bots))]
+    assert record_from_turns(game, history, turns, names, seed) == record_from_history(
+        game, state.history(), names, seed
+    ), (bots, seed)  # the kernel writes the checked engine's record
     for p in range(len(bots)):
         assert kernel.sheet(p) == (state.marked(p), state.boxed(p), state.line_points(p))
     batch = kernel.play_batch([seed])

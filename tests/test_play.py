@@ -73,8 +73,8 @@ def test_usage_errors():
 
 
 def test_parse_choice_forms():
-    from mapkit.cli.play import parse_choice
     from mapkit.engine import Game, card_kind
+    from mapkit.play import parse_choice
 
     game = Game(load_map(RING))
     s = game.new_initial_state(0)
@@ -149,3 +149,40 @@ def test_play_in_a_real_pseudo_terminal():
         status = _reap(pid)
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_the_session_as_library_code():
+    """``mapkit.play`` without the terminal: typed answers in, the log and the outcome out."""
+    import pytest
+
+    from mapkit import play
+    from mapkit.engine.record import result
+
+    ring = load_map(RING)
+    with pytest.raises(play.PlayError, match="at most 5 bots play against you") as err:
+        play.new_session(ring, "random," * 6, True, 1, False, "ana")
+    assert err.value.code == 2
+    answers = iter(["", "zz", "?", "Q9", "r back 9", "R back", "s", "none", "R 1", "S", "R"] * 9)
+    log: list[str] = []
+    session = play.new_session(ring, "greedy", True, 11, False, "ana")
+    outcome = play.play(session, lambda _prompt: next(answers), log.append)
+    assert log[0].startswith("\n=== Round 1: card ") and "Your sheet (ana)" in "".join(log)
+    res = result(replay(ring, play.record(session)))
+    assert [s.score for s in outcome.seats] == [p["score"] for p in res["players"]]
+    assert [s.rank for s in outcome.seats] == [p["rank"] for p in res["players"]]
+    assert [s.bot for s in outcome.seats] == ["ana", "greedy-1"] and outcome.engine == "checked"
+
+
+def test_quitting_keeps_the_complete_rounds():
+    import pytest
+
+    from mapkit import play
+
+    ring = load_map(RING)
+    session = play.new_session(ring, "random", True, 11, False, "ana")
+    answers = iter(["R", "quit"])
+    with pytest.raises(play.Quit):
+        play.play(session, lambda _prompt: next(answers), lambda _line: None)
+    doc, rounds = play.saved_record(session)
+    assert rounds == 1 and len(doc["rounds"]) == 1
+    assert doc["players"] == ["ana", "random-1"] and doc["rounds"][0]["moves"][0]["line"] == "R"

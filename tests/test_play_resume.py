@@ -16,10 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from mapkit.cli import app
-from mapkit.cli.play import parse_choice
 from mapkit.engine import Game, card_kind
 from mapkit.engine.record import RecordError, replay
 from mapkit.mapfile import build_map, load_map
+from mapkit.play import parse_choice
 from tests.test_play import _read_until, _reap
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from mapkit.engine import Game
+from mapkit.engine.scoring import ranks
 from mapkit.mapfile import build_map, load_map
-from mapkit.simulate import GameOutcome, RunConfig, SeatOutcome, simulate, summarize
+from mapkit.simulate import GameOutcome, GameRunner, RunConfig, SeatOutcome, simulate, summarize
 from mapkit.simulate import report as rep
-from mapkit.simulate.outcome import ranks
 from mapkit.simulate.runner import game_seed
 from mapkit.simulate.stats import ludii_balance, partial_wins, quantile, suggest
 
@@ -122,15 +122,16 @@ def test_same_report_for_any_number_of_jobs(metro):
     assert one == two
 
 
-def test_outcomes_agree_with_the_engine_records(metro):
+@pytest.mark.parametrize("engine", ["kernel", "checked"])
+def test_outcomes_agree_with_the_engine_records(metro, engine):
     from mapkit.engine.record import replay, result
 
-    records = {}
-    cfg = RunConfig(("greedy", "random"), games=3, seed=8, records=True)
-    outcomes = simulate(metro, cfg, on_record=records.__setitem__)
-    assert sorted(records) == [0, 1, 2]
+    cfg = RunConfig(("greedy", "random"), games=3, seed=8, records=True, engine=engine)
+    outcomes = simulate(metro, cfg)
+    runner = GameRunner(metro, cfg)
+    assert [(o.index, o.engine) for o in outcomes] == [(0, engine), (1, engine), (2, engine)]
     for o in outcomes:
-        res = result(replay(metro, records[o.index]))
+        res = result(replay(metro, runner.record(o)))
         assert [p["score"] for p in res["players"]] == [s.score for s in o.seats]
         assert [p["rank"] for p in res["players"]] == [s.rank for s in o.seats]
         assert res["rounds"] == o.rounds
@@ -138,15 +139,17 @@ def test_outcomes_agree_with_the_engine_records(metro):
             assert p["completed"] == {k: pts for k, (_, pts) in s.completed.items()}
             assert p["empty_stations"] == len(s.empty)
             assert sorted(p["interchanges"]) == sorted(s.interchanges.values())
+        for p, score in enumerate(res["players"]):
+            assert o.breakdown(p).score == score["score"]
 
 
 def test_completion_rounds_match_the_replay(metro):
     from mapkit.engine.record import replay
 
-    records = {}
     cfg = RunConfig(("greedy",), games=2, seed=3, records=True)
-    for o in simulate(metro, cfg, on_record=records.__setitem__):
-        rep_ = replay(metro, records[o.index])
+    runner = GameRunner(metro, cfg)
+    for o in simulate(metro, cfg):
+        rep_ = replay(metro, runner.record(o))
         assert rep_.taken_round == {k: r for k, (r, _) in o.seats[0].completed.items()}
 
 
@@ -178,3 +181,24 @@ def test_the_kernel_runs_as_plain_python(benchmark_maps):
     for seed in (1, 2):
         _agree(game, plain, bots, seed)
         assert plain.play_history(seed) == compiled.play_history(seed)
+
+
+def test_the_documented_api_runs_as_written(monkeypatch):
+    """docs/simulate.md's Python API section, every line and printed value (doctest)."""
+    import doctest
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)  # the example names maps/berlin.json, as from a checkout
+    res = doctest.testfile(str(root / "docs" / "simulate.md"), module_relative=False)
+    assert (res.failed, res.attempted) == (0, 14)
+
+
+def test_the_kernel_is_refused_for_seats_it_cannot_play(metro):
+    with pytest.raises(ValueError, match="not the clairvoyant bot: use the checked engine"):
+        GameRunner(metro, RunConfig(("greedy", "clairvoyant"), 1, engine="kernel"))
+    with pytest.raises(ValueError, match="not bot options"):
+        GameRunner(metro, RunConfig(("greedy",), 1, bot_options=(("greedy", {}),), engine="kernel"))
+    with pytest.raises(ValueError, match="unknown engine 'fast'; known: auto, kernel, checked"):
+        GameRunner(metro, RunConfig(("greedy",), 1, engine="fast"))
+    assert GameRunner(metro, RunConfig(("greedy", "clairvoyant"), 1)).engine == "checked"

@@ -38,8 +38,36 @@ def test_json_report_parses(tiny_file):
 def test_text_report(tiny_file):
     res = _run(str(tiny_file), "--games", "5", "--seed", "2")
     assert res.exit_code == 0, res.output
-    assert res.stdout.startswith("Tiny (tiny): 5 games, solo, variant standard, seed 2\n")
+    first = "Tiny (tiny): 5 games, solo, variant standard, seed 2, kernel engine\n"
+    assert res.stdout.startswith(first)
     assert "Balance (Ludii, 1 = all seats equal): - (solo)" in res.stdout
+
+
+@pytest.mark.parametrize(
+    ("bots", "engine", "played"),
+    [
+        ("greedy,random", "auto", "kernel"),
+        ("greedy,random", "checked", "checked"),
+        ("clairvoyant", "auto", "checked"),
+    ],
+)
+def test_the_report_names_the_engine_and_the_games_are_the_same(tiny_file, bots, engine, played):
+    args = [str(tiny_file), "--games", "6", "--bots", bots, "--seed", "3", "-f", "json"]
+    res = _run(*args, "--engine", engine)
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["engine"] == played
+    other = json.loads(_run(*args, "--engine", "checked").stdout)
+    assert {**doc, "engine": "checked"} == other
+
+
+def test_the_kernel_refuses_a_seat_it_cannot_play(tiny_file):
+    res = _run(str(tiny_file), "--bots", "greedy,clairvoyant", "--engine", "kernel")
+    assert res.exit_code == 2
+    assert res.stderr == (
+        "mapkit: --engine kernel: the kernel plays random, greedy, lookahead seats with their"
+        " default options, not the clairvoyant bot: use the checked engine (or auto)\n"
+    )
 
 
 def test_jobs_do_not_change_the_report(tiny_file):
@@ -111,6 +139,19 @@ def test_records_are_written_and_replay(tiny_file, tmp_path):
         assert doc["players"] == ["greedy-1", "clairvoyant-2"] and "seed" in doc
         total += result(replay(city, doc))["players"][0]["score"]
     assert report["seats"][0]["mean"] == pytest.approx(total / 3, abs=1e-4)
+
+
+def test_the_kernel_writes_the_records_of_the_checked_engine(tmp_path):
+    """Paris, special stations: extra actions nest in the records (``then``) alike."""
+    args = ["paris", "-n", "4", "--bots", "greedy,lookahead,random", "--variant", "special"]
+    for engine in ("kernel", "checked"):
+        res = _run(*args, "--engine", engine, "--records", str(tmp_path / engine))
+        assert res.exit_code == 0, res.output
+    kernel = sorted((tmp_path / "kernel").iterdir())
+    assert [p.name for p in kernel] == [f"paris-0000{i}.json" for i in range(1, 5)]
+    for p in kernel:
+        assert p.read_bytes() == (tmp_path / "checked" / p.name).read_bytes()
+    assert any('"then"' in p.read_text() for p in kernel)
 
 
 def test_records_into_a_file_is_a_usage_error(tiny_file):

@@ -30,6 +30,12 @@ class HeatmapOf(StrEnum):
     interchange = "interchange"
 
 
+class Engine(StrEnum):
+    auto = "auto"
+    kernel = "kernel"
+    checked = "checked"
+
+
 class _Progress:
     """A one-line bar on stderr, drawn only when stderr is a terminal."""
 
@@ -113,6 +119,14 @@ def simulate(
         float | None,
         typer.Option(help="Stop after this many seconds (exit 1, nothing written)."),
     ] = None,
+    engine: Annotated[
+        Engine,
+        typer.Option(
+            help="Who plays: the kernel (random, greedy, lookahead seats), the checked engine"
+            " (any bot, every rule checked; the same games, slower) or auto (the kernel when"
+            " it can). The report names it."
+        ),
+    ] = Engine.auto,
 ) -> None:
     """Play GAMES bot games on MAP and report scores, balance, lines and stations.
 
@@ -135,6 +149,12 @@ def simulate(
 
     if not valid_player_count(len(names)):
         fail(f"--bots names {PLAYER_RANGE} bots, one per seat", 2)
+    from mapkit.simulate.runner import RunConfig, choose_engine
+
+    try:
+        choose_engine(RunConfig(tuple(names), games, engine=engine.value))
+    except ValueError as exc:
+        fail(f"--engine {engine.value}: {exc}", 2)
     games = options.games(games)
     options.time_limit(time_limit)
     jobs = options.jobs(jobs)
@@ -153,9 +173,7 @@ def simulate(
     city = load_or_fail(path, check_paper="a4")
 
     from mapkit.engine.record import to_json as record_json
-    from mapkit.simulate import RunConfig
-    from mapkit.simulate.runner import run
-    from mapkit.simulate.stats import report as report_of
+    from mapkit.simulate import run, summarize
 
     cfg = RunConfig(
         bots=tuple(names),
@@ -163,6 +181,7 @@ def simulate(
         seed=seed,
         special_stations=variant is Variant.special,
         records=records is not None,
+        engine=engine.value,
     )
 
     def save(index: int, record: dict) -> None:
@@ -173,7 +192,7 @@ def simulate(
     try:
         with staging or contextlib.nullcontext():
             tally = run(city, cfg, jobs=jobs, progress=_Progress(games), on_record=save)
-            report = report_of(tally, variant=variant.value, seed=seed)
+            report = summarize(city, tally, variant=variant.value, seed=seed)
             if heatmap is not None:
                 write_heatmap(city, report, heatmap, heatmap_of, [path])
     except OSError as exc:  # the records: a full disk, a folder gone mid-run

@@ -64,25 +64,51 @@ def _regret(games: Sequence[GameDecisions]) -> float:
     return statistics.fmean(xs) if xs else 0.0
 
 
-def _playout(state, bot, rng: random.Random) -> int:  # type: ignore[no-untyped-def]
-    bot.rng = rng
-    while not state.is_terminal():
-        if state.is_chance_node():
-            cards, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(cards, probs)[0])
-        else:
-            state.apply_action(bot.choose(state))
-    return state.score(0)
-
-
 def _value(state, action: int, roller, seeds: Sequence[str]) -> float:  # type: ignore[no-untyped-def]
     """The mean final score of greedy playouts after ``action``, one per seed."""
+    from mapkit.simulate.runner import playout
+
     total = 0
     for seed in seeds:
         after = state.clone()
         after.apply_action(action)
-        total += _playout(after, roller, random.Random(seed))
+        total += playout(after, [roller], random.Random(seed))[0]
     return total / len(seeds)
+
+
+class _Valuing:
+    """The greedy seat of a solo game that values a sample of the legal actions at each of
+    its decisions (the module's docstring) before playing greedy's own choice."""
+
+    legal_only = False
+
+    def __init__(self, bot, roller, gs: int, actions: int, rollouts: int, threshold: float):  # type: ignore[no-untyped-def]
+        self.bot, self.roller, self.gs = bot, roller, gs
+        self.actions, self.rollouts, self.threshold = actions, rollouts, threshold
+        self.pick = random.Random(f"mapkit-decisions:{gs}")
+        self.turn = self.matters = 0
+        self.regrets: list[float] = []
+
+    def choose(self, state) -> int:  # type: ignore[no-untyped-def]
+        choice = self.bot.choose(state)
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            self._value(state, choice, legal)
+        return choice
+
+    def _value(self, state, choice: int, legal: list[int]) -> None:  # type: ignore[no-untyped-def]
+        others = self.pick.sample(legal, min(self.actions - 1, len(legal)))
+        sampled = sorted({choice, *others})
+        k = self.rollouts
+        seeds = [f"{self.gs}:{self.turn}:{r}" for r in range(2 * k)]
+        pick_values = {a: _value(state, a, self.roller, seeds[:k]) for a in sampled}
+        picked = max(sampled, key=pick_values.__getitem__)
+        values = {a: _value(state, a, self.roller, seeds[k:]) for a in sampled}
+        best = values[picked]
+        typical = [values[a] for a in others]
+        self.matters += best - statistics.median(typical) > self.threshold
+        self.regrets.append(best - statistics.fmean(typical))
+        self.turn += 1
 
 
 def measure_decisions(
@@ -95,44 +121,18 @@ def measure_decisions(
     threshold: float = 1.0,
     special: bool = False,
 ) -> Decisions:
+    """Solo greedy games of the run ``seed`` through the checked engine (``GameRunner``),
+    each decision valued on the way."""
     from mapkit.bots import make_bot
-    from mapkit.engine import Game, GameOptions
-    from mapkit.engine.seats import seat_seed
-    from mapkit.simulate import game_seed
+    from mapkit.simulate import GameRunner, RunConfig
 
-    game = Game(city, GameOptions(players=1, special_stations=special))
-    player = make_bot("greedy", 0)
+    runner = GameRunner(city, RunConfig(("greedy",), games, seed, special, engine="checked"))
     roller = make_bot("greedy", 0)
     per_game: list[GameDecisions] = []
-    for i in range(games):
-        gs = game_seed(seed, i)
-        state = game.new_initial_state(gs)
-        player.rng = random.Random(seat_seed(gs, 0))
-        pick = random.Random(f"mapkit-decisions:{gs}")
-        turn = 0
-        matters = 0
-        regrets: list[float] = []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.deal()
-                continue
-            choice = player.choose(state)
-            legal = state.legal_actions()
-            if len(legal) > 1:
-                others = pick.sample(legal, min(actions - 1, len(legal)))
-                sampled = sorted({choice, *others})
-
-                seeds = [f"{gs}:{turn}:{r}" for r in range(2 * rollouts)]
-                pick_values = {a: _value(state, a, roller, seeds[:rollouts]) for a in sampled}
-                picked = max(sampled, key=pick_values.__getitem__)
-                values = {a: _value(state, a, roller, seeds[rollouts:]) for a in sampled}
-                best = values[picked]
-                typical = [values[a] for a in others]
-                matters += best - statistics.median(typical) > threshold
-                regrets.append(best - statistics.fmean(typical))
-                turn += 1
-            state.apply_action(choice)
-        per_game.append(GameDecisions(turn, matters, regrets))
+    for gs in runner.seeds(0, games):
+        seat = _Valuing(runner.bots[0], roller, gs, actions, rollouts, threshold)
+        runner.play_checked(gs, seats=[seat])
+        per_game.append(GameDecisions(seat.turn, seat.matters, seat.regrets))
     return Decisions(
         games,
         sum(g.turns for g in per_game),

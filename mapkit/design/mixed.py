@@ -41,8 +41,7 @@ class Mixed:
 def measure_mixed(
     city: CityMap, players: int, games: int, seed: int, special: bool = False
 ) -> Mixed:
-    from mapkit.design.skill import outcomes
-    from mapkit.simulate import RunConfig
+    from mapkit.simulate import RunConfig, simulate
 
     wins = 0.0
     leads: list[float] = []
@@ -50,7 +49,7 @@ def measure_mixed(
     for seat in range(players):
         bots = tuple("lookahead" if p == seat else "greedy" for p in range(players))
         cfg = RunConfig(bots, per_seat, seed * players + seat, special_stations=special)
-        for o in outcomes(city, cfg):
+        for o in simulate(city, cfg):
             winners = [p for p, s in enumerate(o.seats) if s.rank == 1]
             wins += (seat in winners) / len(winners)
             rest = [s.score for p, s in enumerate(o.seats) if p != seat]

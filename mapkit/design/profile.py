@@ -19,7 +19,7 @@ from mapkit.design.intervals import (
     paired_difference_ci,
     proportion_ci,
 )
-from mapkit.design.skill import outcomes, shares, solo_scores
+from mapkit.design.skill import shares, solo_scores
 from mapkit.mapfile.model import CityMap
 
 
@@ -78,11 +78,11 @@ def profile(
     jobs: int = 1,
     luck_games: int = 0,
 ) -> Profile:
-    from mapkit.simulate import RunConfig, summarize
+    from mapkit.simulate import RunConfig, simulate, summarize
 
     random = solo_scores(city, "random", games, seed, special, jobs)
     cfg = RunConfig(("greedy",) * players, games, seed, special_stations=special)
-    played = outcomes(city, cfg, jobs)
+    played = simulate(city, cfg, jobs)
     if players == 1:
         greedy = [o.seats[0].score for o in played]
     else:

@@ -17,7 +17,6 @@ from mapkit.design.intervals import (
     clustered_proportion_ci,
     proportion_ci,
 )
-from mapkit.design.skill import outcomes
 from mapkit.mapfile.model import CityMap
 from mapkit.simulate import GameOutcome
 
@@ -48,10 +47,10 @@ class LineRace:
 def measure_races(
     city: CityMap, players: int, games: int, seed: int, special: bool = False, jobs: int = 1
 ) -> list[LineRace]:
-    from mapkit.simulate import RunConfig
+    from mapkit.simulate import RunConfig, simulate
 
     cfg = RunConfig(("greedy",) * players, games, seed, special_stations=special)
-    return races_of(city, outcomes(city, cfg, jobs))
+    return races_of(city, simulate(city, cfg, jobs))
 
 
 def races_of(city: CityMap, played: Sequence[GameOutcome]) -> list[LineRace]:

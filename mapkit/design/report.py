@@ -237,11 +237,10 @@ def design_report(
         step("tension")
         tension = measure_tension(city, cfg.players, cfg.tension_games, cfg.seed, cfg.special)
     step("line races")
-    from mapkit.design.skill import outcomes
-    from mapkit.simulate import RunConfig
+    from mapkit.simulate import RunConfig, simulate
 
     run = RunConfig(("greedy",) * cfg.players, cfg.games, cfg.seed, special_stations=cfg.special)
-    played = outcomes(city, run, cfg.jobs)
+    played = simulate(city, run, cfg.jobs)
     races = races_of(city, played)
     pace = pacing(played, cfg.seed)
     mixed = None

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from mapkit.design.intervals import Estimate, bootstrap_ci, mean_ci, paired_difference_ci
 from mapkit.mapfile.model import CityMap
-from mapkit.simulate import GameOutcome, RunConfig
+from mapkit.simulate import RunConfig
 
 SKILL_BOTS = ("random", "greedy", "lookahead", "clairvoyant")
 COMPETENT = ("greedy", "lookahead", "clairvoyant")
@@ -75,22 +75,14 @@ def relative_skill(rows: Sequence[Sequence[float]]) -> float:
     return (best - beginner) / (fictive - beginner) if fictive != beginner else 1.0
 
 
-def outcomes(city: CityMap, cfg: RunConfig, jobs: int = 1) -> list[GameOutcome]:
-    """``simulate``'s outcomes; kernel-played seatings in this process (``simulate`` keeps
-    per-game outcomes from the kernel only with one job, and the kernel is fast), the others
-    (clairvoyant) in ``jobs`` processes."""
-    from mapkit.simulate import simulate
-    from mapkit.simulate.runner import kernel_plays
-
-    return simulate(city, cfg, 1 if kernel_plays(cfg) else jobs)
-
-
 def solo_scores(
     city: CityMap, bot: str, games: int, seed: int, special: bool = False, jobs: int = 1
 ) -> list[int]:
     """The solo scores of ``bot`` on decks ``0 .. games-1`` of ``seed`` (kernel when it can)."""
+    from mapkit.simulate import simulate
+
     cfg = RunConfig(bots=(bot,), games=games, seed=seed, special_stations=special)
-    return [o.seats[0].score for o in outcomes(city, cfg, jobs)]
+    return [o.seats[0].score for o in simulate(city, cfg, jobs)]
 
 
 def shares(rows: Sequence[Sequence[float]]) -> tuple[float, float]:

@@ -1,13 +1,14 @@
 """Tension with several players: lead changes, drama, ties, when the winner becomes clear.
 
-Greedy players in every seat play through the checked engine. Every ``stride`` rounds each
-player's position is **evaluated as its expected final score**: the mean final scores of
-``playouts`` greedy playouts of the whole table from that state, the future cards drawn afresh
-from the pile (``chance_outcomes``), seeded; the last point is the real final score. Lead
-changes and drama are read on these evaluations, as Browne (*Automatic generation and
-evaluation of recombination games*, 2008) and Ludii's metrics define them on a position
-evaluation: the running score would call the leader whoever has banked bonuses so far, though
-another player may be a window from a bigger line. Per game:
+Greedy players in every seat play the run's games through the checked engine
+(``GameRunner``). Every ``stride`` rounds each player's position is **evaluated as its
+expected final score**: the mean final scores of ``playouts`` greedy playouts of the whole
+table from that state, the future cards drawn afresh from the pile (``chance_outcomes``),
+seeded; the last point is the real final score. Lead changes and drama are read on these
+evaluations, as Browne (*Automatic generation and evaluation of recombination games*, 2008)
+and Ludii's metrics define them on a position evaluation: the running score would call the
+leader whoever has banked bonuses so far, though another player may be a window from a bigger
+line. Per game:
 
 - ``lead_changes``: how often the sole leader changes (a tie for the lead keeps the last one);
 - ``drama``: how far, in points, the eventual winner trailed the leader at their worst round
@@ -81,23 +82,13 @@ def game_tension(trail: list[list[float]], ranks: list[int]) -> tuple[int, float
     return changes, float(drama), tie, share, decided + 1
 
 
-def _playout(state, bots, rng: random.Random) -> list[int]:  # type: ignore[no-untyped-def]
-    for bot in bots:
-        bot.rng = rng
-    while not state.is_terminal():
-        if state.is_chance_node():
-            cards, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(cards, probs)[0])
-        else:
-            state.apply_action(bots[state.current_player()].choose(state))
-    return state.scores()
-
-
 def evaluate(state, bots, playouts: int, key: str) -> list[float]:  # type: ignore[no-untyped-def]
     """Each player's expected final score from ``state``: the mean of ``playouts`` playouts."""
+    from mapkit.simulate.runner import playout
+
     totals = [0.0] * len(bots)
     for k in range(playouts):
-        finals = _playout(state.clone(), bots, random.Random(f"{key}:{k}"))
+        finals = playout(state.clone(), bots, random.Random(f"{key}:{k}"))
         totals = [t + f for t, f in zip(totals, finals, strict=True)]
     return [t / playouts for t in totals]
 
@@ -111,34 +102,30 @@ def measure_tension(
     playouts: int = 4,
     stride: int = 2,
 ) -> Tension:
+    """Greedy games of the run ``seed`` through the checked engine (``GameRunner``), each
+    evaluated every ``stride`` rounds before the card is turned."""
     from mapkit.bots import make_bot
-    from mapkit.engine import Game, GameOptions
-    from mapkit.engine.seats import seat_seed
-    from mapkit.simulate import game_seed
+    from mapkit.simulate import GameRunner, RunConfig
 
-    game = Game(city, GameOptions(players=players, special_stations=special))
-    bots = [make_bot("greedy", 0) for _ in range(players)]
+    cfg = RunConfig(("greedy",) * players, games, seed, special, engine="checked")
+    runner = GameRunner(city, cfg)
     rollers = [make_bot("greedy", 0) for _ in range(players)]
     results = []
-    for i in range(games):
-        gs = game_seed(seed, i)
-        for p, bot in enumerate(bots):
-            bot.rng = random.Random(seat_seed(gs, p))
-        state = game.new_initial_state(gs)
+    for i, gs in enumerate(runner.seeds(0, games)):
         trail: list[list[float]] = []
         rounds: list[int] = []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                r = state.round()
-                if r and r % stride == 0:
-                    trail.append(evaluate(state, rollers, playouts, f"{gs}:{r}"))
-                    rounds.append(r)
-                state.deal()
-            else:
-                state.apply_action(bots[state.current_player()].choose(state))
-        trail.append([float(x) for x in state.scores()])
-        rounds.append(state.round())
-        changes, drama, tie, share, point = game_tension(trail, state.ranks())
+
+        def deal(state, gs=gs, trail=trail, rounds=rounds):  # type: ignore[no-untyped-def]
+            r = state.round()
+            if r and r % stride == 0:
+                trail.append(evaluate(state, rollers, playouts, f"{gs}:{r}"))
+                rounds.append(r)
+            state.deal()
+
+        outcome = runner.outcome(i, runner.play_checked(gs, deal))
+        trail.append([float(s.score) for s in outcome.seats])
+        rounds.append(outcome.rounds)
+        changes, drama, tie, share, point = game_tension(trail, [s.rank for s in outcome.seats])
         results.append((changes, drama, tie, share, rounds[point - 1]))
     return Tension(
         players,

@@ -19,7 +19,7 @@ plays the same games through both.
 
 Bot choices reproduce the Python bots exactly, including their ``random.Random`` streams
 (MT19937, ``random()`` as CPython computes it) and the evaluation of ``bots/evaluate.py``.
-Interface: :class:`Kernel` (``play_batch``, ``play_history``, ``sheet``).
+Interface: :class:`Kernel` (``play_batch``, ``play_history``, ``play_turns``, ``sheet``).
 """
 
 import array
@@ -1210,11 +1210,14 @@ def _lookahead_move(
 @cython.exceptval(check=False)
 def _play(
     km: KernelMap, bp: BotParams, sh: Sheets, sc: Scratch, seed: i64, bots: V1,
-    special: cython.bint, mts: V2, hist: V1,
+    special: cython.bint, mts: V2, hist: V1, turns: V1,
 ) -> i64:  # fmt: skip
     """One game from the seed: the seeded deck, seat ``p`` playing bot ``bots[p]`` with the
     stream ``random.Random(seat_seed(seed, p))``. Writes the history (cards and actions) into
-    ``hist`` as far as it has room; returns its length."""
+    ``hist`` as far as it has room, and beside each entry into ``turns`` who played it:
+    ``-1`` for a card, else ``seat + 8 * extra actions it earned`` (the special stations it
+    marked, in the special-station variant: what a record needs to nest extra actions);
+    returns its length."""
     n: i64 = sh.players
     S: i64 = km.n_stations
     fb: i64 = 16 * km.n_lines
@@ -1235,6 +1238,7 @@ def _play(
         card = _deal(sh, key)
         if h < cap:
             hist[h] = card
+            turns[h] = -1
         h += 1
         for p in range(n):
             if sh.wleft[p] == 0:
@@ -1254,15 +1258,16 @@ def _play(
                     )  # fmt: skip
                 else:
                     a = _lookahead_move(km, bp, sh, p, card, mts[p], special, is_extra, sc)
-                if h < cap:
-                    hist[h] = a
-                h += 1
                 nsp = 0
                 if card == _FREE:
                     if a - fb < S:
                         _mark(km, sh, p, a - fb)
                 else:
                     nsp = _play_line(km, sh, p, card, a >> 4, a >> 3 & 1, a & 7, sc.bf)
+                if h < cap:
+                    hist[h] = a
+                    turns[h] = p + 8 * nsp * special
+                h += 1
                 if special:
                     pending = owed_extras(card, pending, nsp, sh.wleft[p])
                     if pending >= 0:
@@ -1286,12 +1291,13 @@ class Batch(NamedTuple):
 
 def play_games(
     km: KernelMap, bp: BotParams, sh: Sheets, sc: Scratch, seeds: V1, bots: V1,
-    special: cython.bint, mts: V2, hist: V1, scores: V2, rounds: V1, when: V3, firsts: B3,
-    empty: B3, boxed: B3,
+    special: cython.bint, mts: V2, hist: V1, turns: V1, scores: V2, rounds: V1, when: V3,
+    firsts: B3, empty: B3, boxed: B3,
 ) -> i64:  # fmt: skip
     """Play ``seeds``' games; per game the scores, rounds, completion rounds, ``first``
     bonuses, empty and boxed stations (what ``simulate``'s statistics read). Writes the
-    history of the last game into ``hist`` as far as it has room and returns its length."""
+    history of the last game into ``hist`` and ``turns`` (``_play``) as far as they have room
+    and returns its length."""
     n: i64 = sh.players
     g: i64
     p: i64
@@ -1301,7 +1307,7 @@ def play_games(
     em: i64
     h: i64 = 0
     for g in range(seeds.shape[0]):
-        h = _play(km, bp, sh, sc, seeds[g], bots, special, mts, hist)
+        h = _play(km, bp, sh, sc, seeds[g], bots, special, mts, hist, turns)
         rounds[g] = sh.rnd
         for p in range(n):
             e = 0
@@ -1318,8 +1324,8 @@ def play_games(
 
 
 class Kernel:
-    """The kernel for one map (``Tables.kernel``) and seating: ``play_batch(seeds)`` and
-    ``play_history(seed)``."""
+    """The kernel for one map (``Tables.kernel``) and seating: ``play_batch(seeds)``,
+    ``play_history(seed)`` and ``play_turns(seed)``."""
 
     def __init__(
         self, km: KernelMap, bots: tuple[str, ...], special: bool, params: BotParams
@@ -1337,11 +1343,11 @@ class Kernel:
         self.no_history = np.zeros(0, np.int64)
 
     def play_batch(self, seeds: Any) -> Batch:
-        return self._run(seeds, self.no_history)[0]
+        return self._run(seeds, self.no_history, self.no_history)[0]
 
-    def _run(self, seeds: Any, hist: Any) -> tuple[Batch, int]:
+    def _run(self, seeds: Any, hist: Any, turns: Any) -> tuple[Batch, int]:
         """Per-game results of ``seeds``' games and the length of the last one's history
-        (written into ``hist`` as far as it has room)."""
+        (written into ``hist`` and ``turns`` as far as they have room)."""
         import numpy as np
 
         G, L, S = len(seeds), self.km.n_lines, self.km.n_stations
@@ -1352,19 +1358,25 @@ class Kernel:
         )  # fmt: skip
         h = play_games(
             self.km, self.bp, self.sh, self.sc, np.asarray(seeds, np.int64), self.bots,
-            self.special, self.mts, hist, *out,
+            self.special, self.mts, hist, turns, *out,
         )  # fmt: skip
         return out, h
 
     def play_history(self, seed: int) -> list[int]:
         """Every action of game ``seed`` (cards and moves interleaved, as ``State.history``)."""
+        return self.play_turns(seed)[0]
+
+    def play_turns(self, seed: int) -> tuple[list[int], list[int]]:
+        """Game ``seed``'s history and, per entry, who played it: ``-1`` for a card, else
+        ``seat + 8 * extra actions it earned`` (a record's moves, nested, without a replay)."""
         import numpy as np
 
         hist = np.zeros(MAX_HISTORY, np.int64)
-        _, h = self._run(np.array([seed], np.int64), hist)
+        turns = np.zeros(MAX_HISTORY, np.int64)
+        _, h = self._run(np.array([seed], np.int64), hist, turns)
         if h > MAX_HISTORY:
             raise RuntimeError(f"a game of {h} actions: MAX_HISTORY is {MAX_HISTORY}")
-        return [int(x) for x in hist[:h]]
+        return [int(x) for x in hist[:h]], [int(x) for x in turns[:h]]
 
     def sheet(self, p: int) -> tuple[int, int, int]:
         """After ``play_history``: seat ``p``'s (marked mask, boxed mask, line points)."""

@@ -481,27 +481,58 @@ def record_from_history(
     players: list[str],
     seed: int | None = None,
 ) -> dict[str, Any]:
-    """The record of a game played through the engine (for play and simulate)."""
-    if len(players) != game.num_players():
-        raise ValueError(f"{len(players)} names for {game.num_players()} players")
-    state = game.new_initial_state(0 if seed is None else seed)
-    rounds: list[dict[str, Any]] = []
-    parents: list[deque[dict[str, Any]]] = [deque() for _ in players]
+    """The record of a game played through the checked engine (``State.history``): replayed
+    once to learn who played each action (:func:`history_turns`)."""
+    turns = history_turns(game, history, 0 if seed is None else seed)
+    return record_from_turns(game, history, turns, players, seed)
+
+
+def history_turns(game: Game, history: list[int], seed: int) -> list[int]:
+    """Who played each action of ``history``, as ``Kernel.play_turns`` says it: ``-1`` for a
+    card, else ``seat + 8 * extra actions it earned``."""
+    state = game.new_initial_state(seed)
+    turns = []
     for a in history:
         if state.is_chance_node():
-            rounds.append({"card": CARD_NAMES[a], "moves": [None] * len(players)})
+            turns.append(-1)
+        else:
+            p = state.current_player()
             state.apply_action(a)
+            turns.append(p + 8 * state.last_earned())
             continue
-        p = state.current_player()
-        move = state.action_to_move(a)
-        extra = state.is_extra_action()
         state.apply_action(a)
-        if extra:
+    return turns
+
+
+def record_from_turns(
+    game: Game,
+    history: list[int],
+    turns: list[int],
+    players: list[str],
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """The record of a game from its history and who played each action (``turns``, from
+    the kernel's ``play_turns`` or :func:`history_turns`): an extra action goes into the
+    ``then`` of the move that earned it, first earned first served (rules-notes 12-13)."""
+    if len(players) != game.num_players():
+        raise ValueError(f"{len(players)} names for {game.num_players()} players")
+    rounds: list[dict[str, Any]] = []
+    parents: list[deque[dict[str, Any]]] = [deque() for _ in players]
+    card = last = -1
+    for a, turn in zip(history, turns, strict=True):
+        if turn < 0:
+            card, last = a, -1
+            rounds.append({"card": CARD_NAMES[a], "moves": [None] * len(players)})
+            continue
+        p, earned = turn & 7, turn >> 3
+        move = game.action_to_move(a, card)
+        if p == last:  # the same seat again in a round: an extra action
             parents[p].popleft().setdefault("then", []).append(move)
         else:
             rounds[-1]["moves"][p] = move
             parents[p].clear()
-        parents[p].extend([move] * state.last_earned())
+        parents[p].extend([move] * earned)
+        last = p
     doc: dict[str, Any] = {
         "format": FORMAT,
         "map": game.city.id,

@@ -1,12 +1,15 @@
-"""What one simulated game leaves behind: plain data, independent of the engine.
+"""What one game leaves behind: plain data, the same whichever engine played it.
 
-The runner fills these from a finished engine state; the statistics only ever
-read them, so they can be tested with hand-made outcomes.
+The runner (``GameRunner``) fills these from the kernel's or the checked engine's games;
+statistics, design figures and records only ever read them, so they can be tested with
+hand-made outcomes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+from mapkit.engine.scoring import Breakdown
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,12 +33,23 @@ class SeatOutcome:
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
     index: int
+    """The game's number in its run (deck seed ``game_seed(run seed, index)``)."""
     seed: int
     rounds: int
     seats: tuple[SeatOutcome, ...]
+    engine: str = ""
+    """``kernel`` or ``checked``: the engine that played it (empty: made by hand)."""
+    history: tuple[int, ...] = ()
+    """Every card and action, when the run kept histories (``RunConfig.records``)."""
+    turns: tuple[int, ...] = ()
+    """Beside each history entry who played it (``Kernel.play_turns``)."""
 
+    def with_history(self, history: list[int], turns: list[int]) -> GameOutcome:
+        return replace(self, history=tuple(history), turns=tuple(turns))
 
-def ranks(scores: list[int], empties: list[int]) -> list[int]:
-    """Competition ranks: higher score first, then fewer empty stations; equals share."""
-    keys = [(-s, e) for s, e in zip(scores, empties, strict=True)]
-    return [1 + sum(1 for other in keys if other < k) for k in keys]
+    def breakdown(self, seat: int) -> Breakdown:
+        """Seat ``seat``'s four scoring boxes (interchange numbers in station order)."""
+        s = self.seats[seat]
+        lines = {lid: pts for lid, (_, pts) in s.completed.items()}
+        inter = tuple(s.interchanges.values())
+        return Breakdown(lines, inter, len(s.empty), len(self.seats) == 1)

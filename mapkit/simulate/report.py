@@ -24,6 +24,7 @@ def to_dict(report: Report) -> dict[str, Any]:
         "players": len(report.seats),
         "variant": report.variant,
         "seed": report.seed,
+        "engine": report.engine or None,
         "seats": [
             {
                 "bot": s.bot,
@@ -97,9 +98,10 @@ def to_text(report: Report, stations: int = 10) -> str:
     """A readable report; ``stations`` limits the per-station table to the most often empty."""
     n = len(report.seats)
     mode = "solo" if n == 1 else f"{n} players"
+    engine = f", {report.engine} engine" if report.engine else ""
     out = [
         f"{report.map_name} ({report.map_id}): {report.games} games, {mode}, "
-        f"variant {report.variant}, seed {report.seed}",
+        f"variant {report.variant}, seed {report.seed}{engine}",
         "",
         "Seats",
     ]

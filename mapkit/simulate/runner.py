@@ -1,20 +1,29 @@
-"""Play many games with bots through the engine, in one process or several.
+"""The one way to play games: N games of a map with given seats, by a named engine.
 
-Game ``i`` of a run with seed ``S`` uses the deck seed ``game_seed(S, i)`` and
-bots reseeded from it, so its result depends only on ``(S, i)``: the same run
-gives the same outcomes whatever the number of processes, merged in game order.
+Game ``i`` of a run with seed ``S`` uses the deck seed ``game_seed(S, i)`` and seat ``p``'s bot
+reseeded with ``seat_seed(game_seed(S, i), p)``, so its result depends only on ``(S, i)``:
+the same run gives the same outcomes whatever the number of processes, merged in game order.
+
+Two engines play the very same games (``tests/test_kernel_agrees.py`` proves it, records
+included): the **kernel** (``mapkit.engine.kernel``: random, greedy and lookahead seats with
+their default options, whole batches of games in compiled code) and the **checked** engine
+(``State``, every rule checked, any bot). ``RunConfig.engine`` chooses: ``auto`` takes the kernel
+whenever it can play the seating, ``kernel`` refuses a seating it cannot play, ``checked``
+plays seat by seat. :class:`GameRunner` says which one played (``engine``), and so does every
+:class:`GameOutcome` and the report.
 """
 
 from __future__ import annotations
 
-import _random
-import functools
 import hashlib
 import os
+import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mapkit import workers
 from mapkit.engine.cards import CHANCE
@@ -22,10 +31,16 @@ from mapkit.engine.seats import seat_names, seat_seed
 from mapkit.mapfile.model import CityMap
 from mapkit.simulate.outcome import GameOutcome, SeatOutcome
 
-CHUNK = 16
+if TYPE_CHECKING:
+    from mapkit.engine import State
+    from mapkit.engine.kernel import Batch
+    from mapkit.simulate.tally import Tally
 
-_reseed = _random.Random.seed
-"""``random.Random.seed`` for an int, without the Python-level wrapper (hot per game)."""
+ENGINES = ("auto", "kernel", "checked")
+KERNEL_CHUNK = 2048
+"""Games per kernel batch (and per task of a pool)."""
+CHECKED_CHUNK = 256
+"""Games per task of the checked engine (slower games: smaller tasks)."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -41,128 +56,273 @@ class RunConfig:
     seed: int = 0
     special_stations: bool = False
     records: bool = False
+    """Keep each game's history in its outcome (what its record is written from)."""
     bot_options: tuple[tuple[str, Any], ...] = ()
+    engine: str = "auto"
+    """``auto``, ``kernel`` or ``checked`` (see the module's docstring)."""
 
 
-class Player:
-    """Plays games of one map with a fixed seating; bots are built once and reseeded per game."""
+def choose_engine(cfg: RunConfig) -> str:
+    """The engine that plays ``cfg``: ValueError for an unknown engine or a kernel asked to
+    play seats it cannot (another bot, or bot options)."""
+    from mapkit.engine.kernel import BOT_CODES
+
+    if cfg.engine not in ENGINES:
+        raise ValueError(f"unknown engine {cfg.engine!r}; known: {', '.join(ENGINES)}")
+    others = [b for b in cfg.bots if b not in BOT_CODES]
+    if cfg.engine == "checked" or (cfg.engine == "auto" and (others or cfg.bot_options)):
+        return "checked"
+    if others or cfg.bot_options:
+        why = f"the {others[0]} bot" if others else "bot options"
+        raise ValueError(
+            f"the kernel plays {', '.join(BOT_CODES)} seats with their default options, not"
+            f" {why}: use the checked engine (or auto)"
+        )
+    return "kernel"
+
+
+class Seat(Protocol):
+    """What sits in a seat of :func:`play_out`: a bot, or a person at the keyboard."""
+
+    legal_only: bool
+    """True when ``choose`` only returns legal actions (they are then applied unchecked)."""
+
+    def choose(self, state: State) -> int: ...
+
+
+def play_out(
+    state: State, seats: Sequence[Seat], deal: Callable[[State], object] | None = None
+) -> State:
+    """Play ``state`` to its end through the checked engine, the only game loop outside the
+    kernel: ``deal`` turns each card (default: the seeded deck's next), seat ``p`` makes
+    each of its decisions. ``deal`` and the seats may look at the state first (evaluations,
+    a terminal session's log)."""
+    while True:
+        p = state.current_player()
+        if p >= 0:
+            seat = seats[p]
+            a = seat.choose(state)
+            if seat.legal_only:
+                state.apply_legal(a)
+            else:
+                state.apply_action(a)
+        elif p == CHANCE:
+            if deal is None:
+                state.deal()
+            else:
+                deal(state)
+        else:
+            return state
+
+
+def drawn(rng: random.Random) -> Callable[[State], None]:
+    """A ``deal`` for :func:`play_out` that draws from the pile with ``rng`` instead of the
+    seeded deck: a playout's future is another possible one, not the game's own."""
+
+    def deal(state: State) -> None:
+        cards, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(cards, probs)[0])
+
+    return deal
+
+
+def playout(state: State, bots: Sequence[Any], rng: random.Random) -> list[int]:
+    """The final scores of ``state`` played out by ``bots`` (all drawing on ``rng``) with
+    cards drawn afresh: one sample of a position's value (tension, decisions)."""
+    for bot in bots:
+        bot.rng = rng
+    return play_out(state, bots, drawn(rng)).scores()
+
+
+class GameRunner:
+    """Plays games of one map with one seating (``cfg``) by one engine (``engine``).
+
+    :meth:`outcomes` gives games ``lo .. hi-1`` as :class:`GameOutcome`, :meth:`chunk` their
+    streaming counts and records, :meth:`record` an outcome's record; :func:`run` and
+    :func:`simulate` spread a whole run over processes."""
 
     def __init__(self, city: CityMap, cfg: RunConfig) -> None:
-        from mapkit.bots import make_bot
-        from mapkit.bots.simple import RandomBot
         from mapkit.engine import Game, GameOptions
 
         self.city = city
         self.cfg = cfg
+        self.engine = choose_engine(cfg)
         opts = GameOptions(players=len(cfg.bots), special_stations=cfg.special_stations)
         self.game = Game(city, opts)
-        options = dict(cfg.bot_options)
-        self.bots = [make_bot(name, 0, **options.get(name, {})) for name in cfg.bots]
-        self.all_random = all(type(bot) is RandomBot for bot in self.bots)
-        self._rngs = [bot.rng for bot in self.bots]
-        """All-random seats keep their generators and reseed them: ``Random(x)``'s stream."""
-        ids = self.game.tables.station_ids
-        self._lines: dict[int, tuple[int, ...]] = {}
-        self._firsts: dict[int, frozenset[str]] = {}
-        self._bytes = [
-            [
-                tuple(ids[i + j] for j in range(8) if b >> j & 1 and i + j < len(ids))
-                for b in range(256)
-            ]
-            for i in range(0, len(ids), 8)
-        ]
-
-    def play(self, index: int) -> tuple[GameOutcome, dict[str, Any] | None]:
-        import random
-
-        seed = game_seed(self.cfg.seed, index)
-        bots = self.bots
-        if self.all_random:
-            rngs = self._rngs
-            for seat, rng in enumerate(rngs):
-                _reseed(rng, seat_seed(seed, seat))
-                rng.gauss_next = None
-            state = self.game.new_initial_state(seed).seeded_playout(rngs)
+        self.names = seat_names(list(cfg.bots))
+        if self.engine == "kernel":
+            self._kernel = _kernel(self.game, cfg)
         else:
-            for seat, bot in enumerate(bots):
-                bot.rng = random.Random(seat_seed(seed, seat))
-            state = self.game.new_initial_state(seed)
-            checked = [not bot.legal_only for bot in bots]
-            while True:
-                p = state.current_player()
-                if p >= 0:
-                    a = bots[p].choose(state)
-                    if checked[p]:
-                        state.apply_action(a)
-                    else:
-                        state.apply_legal(a)
-                elif p == CHANCE:
-                    state.deal()
-                else:
-                    break
-        return self._outcome(index, seed, state), self._record(state, seed)
+            from mapkit.bots import make_bot
 
-    def _outcome(self, index: int, seed: int, state: Any) -> GameOutcome:
-        t = self.game.tables
-        line_ids, first, others = t.line_ids, t.first, t.others
-        bots = self.cfg.bots
-        ranks = state.ranks() if len(bots) > 1 else (1,)
-        firsts_of = self._firsts
-        lines_of = self._lines
-        all_mask = t.all_mask
+            options = dict(cfg.bot_options)
+            self.bots = [make_bot(name, 0, **options.get(name, {})) for name in cfg.bots]
+            """The checked engine's bots, one per seat (reseeded for every game)."""
+
+    def seeds(self, lo: int, hi: int) -> list[int]:
+        return [game_seed(self.cfg.seed, i) for i in range(lo, hi)]
+
+    def play(self, lo: int, hi: int) -> tuple[Batch, list[tuple[list[int], list[int]]]]:
+        """Games ``lo .. hi-1``: their per-game arrays (the kernel's ``Batch``, from either
+        engine) and, with ``records`` on, each one's history and who played each entry
+        (``Kernel.play_turns``), else no histories."""
+        import numpy as np
+
+        from mapkit.engine.record import history_turns
+
+        seeds = self.seeds(lo, hi)
+        if self.engine == "kernel":
+            b = self._kernel.play_batch(np.array(seeds, np.int64))
+            if not self.cfg.records:
+                return b, []
+            return b, [self._kernel.play_turns(s) for s in seeds]
+        states = [self.play_checked(s) for s in seeds]
+        if not self.cfg.records:
+            return batch_of(self.game, states), []
+        hists = [st.history() for st in states]
+        turns = [history_turns(self.game, h, s) for h, s in zip(hists, seeds, strict=True)]
+        return batch_of(self.game, states), list(zip(hists, turns, strict=True))
+
+    def play_checked(
+        self,
+        seed: int,
+        deal: Callable[[State], object] | None = None,
+        seats: Sequence[Seat] | None = None,
+    ) -> State:
+        """The finished state of the game of deck ``seed`` through the checked engine, its
+        bots seeded for it; ``deal`` and ``seats`` (wrapping :attr:`bots`) may watch it."""
+        if self.engine == "kernel":
+            raise RuntimeError("the kernel plays this run: GameRunner.play")
+        for p, bot in enumerate(self.bots):
+            bot.rng = random.Random(seat_seed(seed, p))
+        return play_out(self.game.new_initial_state(seed), seats or self.bots, deal)
+
+    def outcomes(self, lo: int, hi: int) -> list[GameOutcome]:
+        """Games ``lo .. hi-1``; with ``records`` on, each keeps its history."""
+        b, hists = self.play(lo, hi)
+        out = outcomes_of(self.game, b, lo, self.seeds(lo, hi), self.cfg.bots, self.engine)
+        return [o.with_history(*h) for o, h in zip(out, hists, strict=True)] if hists else out
+
+    def outcome(self, index: int, state: State) -> GameOutcome:
+        """The outcome of this run's game ``index`` from its finished checked-engine state."""
+        b = batch_of(self.game, [state])
+        seeds = [game_seed(self.cfg.seed, index)]
+        return outcomes_of(self.game, b, index, seeds, self.cfg.bots, self.engine)[0]
+
+    def chunk(self, lo: int, hi: int) -> tuple[Tally, list[tuple[int, dict[str, Any]]]]:
+        """Games ``lo .. hi-1`` as streaming counts (the batch goes straight into them: no
+        per-game objects) and, with ``records`` on, ``(index, record)`` of each."""
+        from mapkit.engine.record import record_from_turns
+        from mapkit.simulate.tally import Tally
+
+        b, hists = self.play(lo, hi)
+        tally = Tally(self.city, self.cfg.bots, self.engine)
+        tally.add(*b)
+        seeds = self.seeds(lo, hi)
+        records = [
+            (i, record_from_turns(self.game, h, t, self.names, seed))
+            for i, seed, (h, t) in zip(range(lo, hi), seeds, hists, strict=False)
+        ]
+        return tally, records
+
+    def record(self, outcome: GameOutcome) -> dict[str, Any]:
+        """The game record (``mapkit-game/1``) of an outcome kept with its history."""
+        from mapkit.engine.record import record_from_turns
+
+        if not outcome.history:
+            raise ValueError("the outcome has no history: play with RunConfig(records=True)")
+        history, turns = list(outcome.history), list(outcome.turns)
+        return record_from_turns(self.game, history, turns, self.names, outcome.seed)
+
+
+def _kernel(game: Any, cfg: RunConfig) -> Any:
+    from mapkit.bots import make_bot
+    from mapkit.bots.greedy import EXTRA_ACTION
+    from mapkit.bots.lookahead import LookaheadBot
+    from mapkit.engine.kernel import Kernel, bot_params
+
+    la = make_bot("lookahead")
+    assert isinstance(la, LookaheadBot)
+    params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
+    warn_if_kernel_stale()
+    return Kernel(game.tables.kernel, cfg.bots, cfg.special_stations, params)
+
+
+def batch_of(game: Any, states: Sequence[State]) -> Batch:
+    """The kernel's per-game arrays (``Batch``) of finished checked-engine states."""
+    import numpy as np
+
+    from mapkit.engine.kernel import Batch
+
+    t = game.tables
+    L, S = t.n_lines, t.n_stations
+    n = game.num_players()
+    stations = np.arange(S, dtype=object)
+    lines = range(L)
+    rows = []
+    for st in states:
+        marked = [st.marked(p) for p in range(n)]
+        rows.append(
+            (
+                st.scores(),
+                st.round(),
+                [[st.completion_round(p, li) for li in lines] for p in range(n)],
+                [[st.completed_first(p) >> li & 1 for li in lines] for p in range(n)],
+                [(~marked[p] >> stations & 1).tolist() for p in range(n)],
+                [(st.boxed(p) >> stations & 1).tolist() for p in range(n)],
+            )
+        )
+    cols = list(zip(*rows, strict=True)) if rows else [[] for _ in range(6)]
+    shapes = ((0, n), (0,), (0, n, L), (0, n, L), (0, n, S), (0, n, S))
+    types = (np.int64, np.int64, np.int64, np.int8, np.int8, np.int8)
+    return Batch(
+        *(
+            np.array(c, dt) if len(c) else np.zeros(shape, dt)
+            for c, dt, shape in zip(cols, types, shapes, strict=True)
+        )
+    )
+
+
+def outcomes_of(
+    game: Any, b: Batch, lo: int, seeds: Sequence[int], bots: Sequence[str], engine: str
+) -> list[GameOutcome]:
+    """The one outcome builder: a batch of games (either engine's) as :class:`GameOutcome`."""
+    from mapkit.engine.scoring import ranks
+
+    t = game.tables
+    out = []
+    for g, seed in enumerate(seeds):
+        scores = b.scores[g].tolist()
+        empties = b.empty[g].sum(axis=1).tolist()
+        rk = ranks(scores, empties) if len(scores) > 1 else [1]
         seats = []
         for p, name in enumerate(bots):
-            marked, boxed, firsts = state.marked(p), state.boxed(p), state.completed_first(p)
-            completed = {}
-            done = state.completed(p)
-            lines = lines_of.get(done)
-            if lines is None:
-                lines = lines_of[done] = tuple(_bits(done))
-            for li in lines:
-                pts = first[li] if firsts >> li & 1 else others[li]
-                completed[line_ids[li]] = (state.completion_round(p, li), pts)
-            fs = firsts_of.get(firsts)
-            if fs is None:
-                fs = firsts_of[firsts] = frozenset([line_ids[li] for li in _bits(firsts)])
+            when = b.when[g, p].tolist()
+            firsts = b.firsts[g, p].tolist()
+            completed = {
+                t.line_ids[li]: (r, t.first[li] if firsts[li] else t.others[li])
+                for li, r in enumerate(when)
+                if r
+            }
             seats.append(
                 SeatOutcome(
                     name,
-                    state.score(p),
-                    ranks[p],
+                    scores[p],
+                    rk[p],
                     completed,
-                    fs,
-                    {t.station_ids[s]: t.intersections[s] for s in _bits(boxed)},
-                    frozenset(self._ids(~marked & all_mask)),
+                    frozenset(t.line_ids[li] for li, f in enumerate(firsts) if f),
+                    {
+                        t.station_ids[s]: t.intersections[s]
+                        for s in b.boxed[g, p].nonzero()[0].tolist()
+                    },
+                    frozenset(t.station_ids[s] for s in b.empty[g, p].nonzero()[0].tolist()),
                 )
             )
-        return GameOutcome(index, seed, state.round(), tuple(seats))
-
-    def _ids(self, mask: int) -> list[str]:
-        """Station ids of a bitmask, a byte at a time (the outcome of every game needs it)."""
-        out: list[str] = []
-        for table in self._bytes:
-            if mask & 255:
-                out += table[mask & 255]
-            mask >>= 8
-        return out
-
-    def _record(self, state: Any, seed: int) -> dict[str, Any] | None:
-        if not self.cfg.records:
-            return None
-        from mapkit.engine.record import record_from_history
-
-        names = seat_names(self.cfg.bots)
-        return record_from_history(self.game, state.history(), names, seed)
+        out.append(GameOutcome(lo + g, seed, int(b.rounds[g]), tuple(seats), engine))
+    return out
 
 
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-@functools.cache
+@cache
 def warn_if_kernel_stale() -> None:
     """Say once per process (a tune builds hundreds of kernels) when the compiled kernel is not
     built from the current ``kernel.py``: Python would play the old one without a word."""
@@ -173,118 +333,45 @@ def warn_if_kernel_stale() -> None:
         print(f"mapkit: warning: {status.message}", file=sys.stderr)
 
 
-def kernel_plays(cfg: RunConfig) -> bool:
-    """Does the game kernel play this run? Every seat a kernel bot (``random``, ``greedy``,
-    ``lookahead``) with its default options; anything else is played seat by seat."""
-    from mapkit.engine.kernel import BOT_CODES
-
-    return all(b in BOT_CODES for b in cfg.bots) and not cfg.bot_options
+# ------------------------------------------------------------------ whole runs
+_runner: GameRunner | None = None
+"""The run's runner, set before the pool forks (its workers inherit it)."""
 
 
-class KernelPlayer:
-    """Plays a run's games in the kernel (``mapkit.engine.kernel``), a batch of games at a time."""
-
-    def __init__(self, city: CityMap, cfg: RunConfig) -> None:
-        from mapkit.bots import make_bot
-        from mapkit.bots.greedy import EXTRA_ACTION
-        from mapkit.bots.lookahead import LookaheadBot
-        from mapkit.engine import Game, GameOptions
-        from mapkit.engine.kernel import Kernel, bot_params
-
-        self.city = city
-        self.cfg = cfg
-        opts = GameOptions(players=len(cfg.bots), special_stations=cfg.special_stations)
-        self.game = Game(city, opts)
-        la = make_bot("lookahead")
-        assert isinstance(la, LookaheadBot)
-        params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
-        self.kernel = Kernel(self.game.tables.kernel, cfg.bots, cfg.special_stations, params)
-        warn_if_kernel_stale()
-
-    def seeds(self, lo: int, hi: int) -> Any:
-        import numpy as np
-
-        return np.array([game_seed(self.cfg.seed, i) for i in range(lo, hi)], np.int64)
-
-    def tally(self, lo: int, hi: int) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
-        """The tally of games ``lo .. hi-1`` and, with records on, their records."""
-        from mapkit.simulate.tally import Tally
-
-        tally = Tally(self.city, self.cfg.bots)
-        tally.add(*self.kernel.play_batch(self.seeds(lo, hi)))
-        return tally, self.records(lo, hi)
-
-    def records(self, lo: int, hi: int) -> list[tuple[int, dict[str, Any]]]:
-        if not self.cfg.records:
-            return []
-        from mapkit.engine.record import record_from_history
-
-        names = seat_names(self.cfg.bots)
-        out = []
-        for i in range(lo, hi):
-            seed = game_seed(self.cfg.seed, i)
-            hist = self.kernel.play_history(seed)
-            out.append((i, record_from_history(self.game, hist, names, seed)))
-        return out
-
-    def outcomes(self, lo: int, hi: int) -> list[GameOutcome]:
-        """Games ``lo .. hi-1`` as :class:`GameOutcome` (what ``Player.play`` returns)."""
-        from mapkit.engine.scoring import ranks
-
-        t = self.game.tables
-        seeds = self.seeds(lo, hi)
-        b = self.kernel.play_batch(seeds)
-        out = []
-        for g in range(hi - lo):
-            scores = b.scores[g].tolist()
-            empties = b.empty[g].sum(axis=1).tolist()
-            rk = ranks(scores, empties) if len(scores) > 1 else [1]
-            seats = []
-            for p, name in enumerate(self.cfg.bots):
-                when = b.when[g, p].tolist()
-                firsts = b.firsts[g, p].tolist()
-                completed = {
-                    t.line_ids[li]: (r, t.first[li] if firsts[li] else t.others[li])
-                    for li, r in enumerate(when)
-                    if r
-                }
-                seats.append(
-                    SeatOutcome(
-                        name,
-                        scores[p],
-                        rk[p],
-                        completed,
-                        frozenset(t.line_ids[li] for li, f in enumerate(firsts) if f),
-                        {
-                            t.station_ids[s]: t.intersections[s]
-                            for s in b.boxed[g, p].nonzero()[0].tolist()
-                        },
-                        frozenset(t.station_ids[s] for s in b.empty[g, p].nonzero()[0].tolist()),
-                    )
-                )
-            out.append(GameOutcome(lo + g, int(seeds[g]), int(b.rounds[g]), tuple(seats)))
-        return out
+def _tally_chunk(bounds: tuple[int, int]) -> tuple[Tally, list[tuple[int, dict[str, Any]]]]:
+    assert _runner is not None
+    return _runner.chunk(*bounds)
 
 
-_worker: Player | None = None
-_kworker: KernelPlayer | None = None
+def _outcome_chunk(bounds: tuple[int, int]) -> list[GameOutcome]:
+    assert _runner is not None
+    return _runner.outcomes(*bounds)
 
 
-def _kernel_chunk(bounds: tuple[int, int]) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
-    assert _kworker is not None
-    return _kworker.tally(*bounds)
+def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
+    """The bounds of each chunk, made as they are needed (a huge run holds no list of them)."""
+    return ((i, min(games, i + size)) for i in range(0, games, size))
 
 
-def _python_chunk(bounds: tuple[int, int]) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
-    from mapkit.simulate.stats import tally_of
-
-    assert _worker is not None
-    played = [_worker.play(i) for i in range(*bounds)]
-    records = [(o.index, r) for o, r in played if r is not None]
-    return tally_of(_worker.city, [o for o, _ in played]), records
-
-
-KERNEL_CHUNK = 2048
+def _spread(runner: GameRunner, work: Callable[[tuple[int, int]], Any], jobs: int) -> Iterator:
+    """``work`` over the run's chunks in game order, in this process or ``jobs`` workers
+    (closed at once when the run stops: the pool ends with it, not with the traceback)."""
+    global _runner
+    cfg = runner.cfg
+    jobs = max(1, min(jobs or os.cpu_count() or 1, cfg.games))
+    size = KERNEL_CHUNK if runner.engine == "kernel" else CHECKED_CHUNK
+    if jobs > 1:
+        size = max(1, min(size, -(-cfg.games // (jobs * 4))))
+    bounds = _chunks(cfg.games, size)
+    _runner = runner
+    if jobs == 1:
+        yield from map(work, bounds)
+        return
+    pool = workers.pool(jobs)
+    try:
+        yield from workers.imap_bounded(pool, work, bounds, ahead=jobs * 2)
+    finally:
+        pool.terminate()
 
 
 def run(
@@ -293,85 +380,23 @@ def run(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     on_record: Callable[[int, dict[str, Any]], None] | None = None,
-) -> Any:
+) -> Tally:
     """Play the run and return its :class:`~mapkit.simulate.tally.Tally` (streaming: memory
-    does not grow with the number of games). The kernel plays when :func:`kernel_plays`;
-    other seatings are played seat by seat. The same tally for any ``jobs``."""
-    global _worker, _kworker
+    does not grow with the number of games; ``tally.engine`` says which engine played); with
+    ``records`` on, ``on_record(index, record)`` per game. The same tally for any ``jobs``."""
     from mapkit.simulate.tally import Tally
 
-    jobs = max(1, min(jobs or os.cpu_count() or 1, cfg.games))
-    if kernel_plays(cfg):
-        _kworker = KernelPlayer(city, cfg)
-        _kworker.tally(0, 0)  # set the kernel up once, before any fork
-        work, size = _kernel_chunk, KERNEL_CHUNK
-    else:
-        _worker = Player(city, cfg)
-        work, size = _python_chunk, CHUNK * 16
-    size = max(1, min(size, -(-cfg.games // (jobs * 4)) if jobs > 1 else size))
-    bounds = _chunks(cfg.games, size)
-    total = Tally(city, cfg.bots)
-    done = 0
-    if jobs == 1:
-        results: Iterator[Any] = map(work, bounds)
-        pool = None
-    else:
-        pool = workers.pool(jobs)
-        results = workers.imap_bounded(pool, work, bounds, ahead=jobs * 2)
-    try:
-        for tally, records in results:
+    runner = GameRunner(city, cfg)
+    total = Tally(city, cfg.bots, runner.engine)
+    with closing(_spread(runner, _tally_chunk, jobs)) as chunks:
+        for tally, records in chunks:
             total.merge(tally)
             for index, record in records:
                 if on_record is not None:
                     on_record(index, record)
-            done += tally.games
             if progress:
-                progress(done)
-    finally:
-        if pool is not None:
-            pool.terminate()
+                progress(total.games)
     return total
-
-
-def _init(city: CityMap, cfg: RunConfig) -> None:
-    global _worker
-    _worker = Player(city, cfg)
-
-
-def _play_chunk(bounds: tuple[int, int]) -> list[tuple[GameOutcome, dict[str, Any] | None]]:
-    assert _worker is not None
-    return [_worker.play(i) for i in range(*bounds)]
-
-
-def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
-    """The bounds of each chunk, made as they are needed (a huge run holds no list of them)."""
-    return ((i, min(games, i + size)) for i in range(0, games, size))
-
-
-def play_games(
-    city: CityMap,
-    cfg: RunConfig,
-    jobs: int = 1,
-    progress: Callable[[int], None] | None = None,
-) -> Iterator[tuple[GameOutcome, dict[str, Any] | None]]:
-    """Yield ``(outcome, record or None)`` for games 0..N-1, in game order."""
-    jobs = max(1, min(jobs or os.cpu_count() or 1, cfg.games))
-    done = 0
-    if jobs == 1:
-        player = Player(city, cfg)
-        for i in range(cfg.games):
-            yield player.play(i)
-            done += 1
-            if progress and (done % CHUNK == 0 or done == cfg.games):
-                progress(done)
-        return
-    size = max(1, min(CHUNK, cfg.games // (jobs * 4) or 1))
-    with workers.pool(jobs, initializer=_init, initargs=(city, cfg)) as pool:
-        for chunk in workers.imap_bounded(pool, _play_chunk, _chunks(cfg.games, size), jobs * 2):
-            yield from chunk
-            done += len(chunk)
-            if progress:
-                progress(done)
 
 
 def simulate(
@@ -379,25 +404,13 @@ def simulate(
     cfg: RunConfig,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
-    on_record: Callable[[int, dict[str, Any]], None] | None = None,
 ) -> list[GameOutcome]:
-    """All outcomes in game order; with records on, ``on_record(index, record)`` per game.
-
-    Keeps every outcome: for many games use :func:`run` (a streaming tally)."""
-    if kernel_plays(cfg) and jobs == 1:
-        player = KernelPlayer(city, cfg)
-        outcomes = []
-        for lo, hi in _chunks(cfg.games, KERNEL_CHUNK):
-            outcomes += player.outcomes(lo, hi)
-            for index, record in player.records(lo, hi):
-                if on_record is not None:
-                    on_record(index, record)
+    """Every game's outcome, in game order (for many games :func:`run` keeps only counts);
+    with ``records`` on each keeps its history (:meth:`GameRunner.record` writes it)."""
+    outcomes: list[GameOutcome] = []
+    with closing(_spread(GameRunner(city, cfg), _outcome_chunk, jobs)) as chunks:
+        for chunk in chunks:
+            outcomes += chunk
             if progress:
-                progress(hi)
-        return outcomes
-    outcomes = []
-    for outcome, record in play_games(city, cfg, jobs, progress):
-        outcomes.append(outcome)
-        if record is not None and on_record is not None:
-            on_record(outcome.index, record)
+                progress(len(outcomes))
     return outcomes

@@ -81,6 +81,8 @@ class Report:
     rounds_max: int
     lines: list[LineStats]
     stations: list[StationStats]
+    engine: str = ""
+    """The engine that played the games (``kernel`` or ``checked``; empty: not said)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -139,15 +141,18 @@ def suggest(city: CityMap, difficulties: dict[str, float]) -> dict[str, tuple[in
 
 def summarize(
     city: CityMap,
-    outcomes: Sequence[GameOutcome],
+    played: Tally | Sequence[GameOutcome],
     *,
     variant: str = "standard",
     seed: int | None = None,
 ) -> Report:
-    """The report over outcomes (all with the same seating): :func:`report` of their tally."""
-    if not outcomes:
-        raise ValueError("no games to summarize")
-    return report(tally_of(city, outcomes), variant=variant, seed=seed)
+    """The report of a run's games, all with the same seating: their streaming counts
+    (``run``'s tally, any number of games) or their outcomes (``simulate``'s list)."""
+    if not isinstance(played, Tally):
+        if not played:
+            raise ValueError("no games to summarize")
+        played = tally_of(city, played)
+    return report(played, variant=variant, seed=seed)
 
 
 def tally_of(city: CityMap, outcomes: Sequence[GameOutcome]) -> Tally:
@@ -179,7 +184,7 @@ def tally_of(city: CityMap, outcomes: Sequence[GameOutcome]) -> Tally:
                 empty[g, p, station_index[sid]] = 1
             for sid in s.interchanges:
                 boxed[g, p, station_index[sid]] = 1
-    tally = Tally(city, tuple(s.bot for s in outcomes[0].seats))
+    tally = Tally(city, tuple(s.bot for s in outcomes[0].seats), outcomes[0].engine)
     tally.add(scores, rounds, when, firsts, empty, boxed, rank)
     return tally
 
@@ -274,4 +279,5 @@ def report(tally: Tally, *, variant: str = "standard", seed: int | None = None) 
         rounds_max=max(rounds),
         lines=lines,
         stations=stations,
+        engine=tally.engine,
     )

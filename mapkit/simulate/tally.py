@@ -30,9 +30,11 @@ def _fsum_counts(counts: dict[Any, int], value: Any) -> float:
 class Tally:
     """The running counts of a simulation of one map and seating."""
 
-    def __init__(self, city: CityMap, bots: tuple[str, ...]) -> None:
+    def __init__(self, city: CityMap, bots: tuple[str, ...], engine: str = "") -> None:
         self.city = city
         self.bots = bots
+        self.engine = engine
+        """The engine that played the games (``GameRunner.engine``; empty: not said)."""
         self.n = seats = len(bots)
         L, S = len(city.lines), len(city.stations)
         self.games = 0

@@ -65,11 +65,11 @@ SETTLE_ROUNDS = 4
 
 
 def _play(city: Any, cfg: PlaytestConfig) -> dict[str, Any]:
-    from mapkit.simulate import RunConfig, simulate, summarize
+    from mapkit.simulate import RunConfig, run, summarize
     from mapkit.simulate.report import to_dict
 
-    run = RunConfig(bots=cfg.bots, games=cfg.games, seed=cfg.seed)
-    return to_dict(summarize(city, simulate(city, run), seed=cfg.seed))
+    games = RunConfig(bots=cfg.bots, games=cfg.games, seed=cfg.seed)
+    return to_dict(summarize(city, run(city, games), seed=cfg.seed))
 
 
 def _with_points(text: str, points: dict[str, dict[str, int]]) -> str:
