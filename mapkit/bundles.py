@@ -56,9 +56,22 @@ class Bundling:
 
 def bundle_routes(routes: dict[str, tuple[Point, ...]], step: float) -> Bundling:
     """Offset every shared segment so its lines run ``step`` mm apart, centred on the track."""
+    shared, nbrs = _shared_edges(routes)
+    offset, normal_of, at_point = _place(_corridors(shared, nbrs), shared, nbrs, step)
+    drawn = {lid: _offset_polyline(lid, pts, offset, normal_of) for lid, pts in routes.items()}
+    return Bundling(drawn, at_point)
+
+
+Neighbours = dict[str, dict[Key, list[Key]]]
+"""Per line, per route point key: its neighbours along the line's route."""
+
+
+def _shared_edges(
+    routes: dict[str, tuple[Point, ...]],
+) -> tuple[dict[Edge, frozenset[str]], Neighbours]:
+    """The segments two or more lines use (with those lines), and each line's neighbours."""
     users: dict[Edge, list[str]] = defaultdict(list)
-    # per line, per route point key: its neighbours along the route
-    nbrs: dict[str, dict[Key, list[Key]]] = {}
+    nbrs: Neighbours = {}
     for lid, pts in routes.items():
         keys = [_key(p) for p in pts]
         nb: dict[Key, list[Key]] = defaultdict(list)
@@ -71,9 +84,12 @@ def bundle_routes(routes: dict[str, tuple[Point, ...]], step: float) -> Bundling
             nb[a].append(b)
             nb[b].append(a)
         nbrs[lid] = nb
-    shared = {e: frozenset(ls) for e, ls in users.items() if len(ls) > 1}
+    return {e: frozenset(ls) for e, ls in users.items() if len(ls) > 1}, nbrs
 
-    # corridors: chains of shared edges with the same lines, every line running straight on
+
+def _corridors(shared: dict[Edge, frozenset[str]], nbrs: Neighbours) -> list[list[Key]]:
+    """Chains of shared edges with the same lines, every line running straight on: each
+    as its nodes from one end to the other, the widest found first."""
     at_node: dict[Key, list[Edge]] = defaultdict(list)
     for e in shared:
         at_node[e[0]].append(e)
@@ -111,35 +127,48 @@ def bundle_routes(routes: dict[str, tuple[Point, ...]], step: float) -> Bundling
             nodes.append(v)
             cur = f
         corridors.append(nodes)
+    return corridors
 
+
+def _side_score(
+    lid: str, nodes: list[Key], nbrs: Neighbours, placed_side: dict[tuple[str, Key], Point]
+) -> float:
+    """How far to the left ``lid`` belongs in the corridor ``nodes``: where it leaves or
+    arrives at either end, and (ten times stronger) the side it already has there."""
+    total = 0.0
+    ends = (
+        (nodes[0], nodes[1], _unit(nodes[0], nodes[1])),
+        (nodes[-1], nodes[-2], _unit(nodes[-2], nodes[-1])),
+    )
+    for end, inner, d in ends:  # d: the corridor's direction of travel there
+        n = (-d[1], d[0])
+        for q in nbrs[lid][end]:
+            if q == inner:
+                continue
+            u = _unit(end, q)
+            total += n[0] * u[0] + n[1] * u[1]
+        side = placed_side.get((lid, end))
+        if side is not None:
+            total += 10.0 * (n[0] * side[0] + n[1] * side[1])
+    return total
+
+
+def _place(
+    corridors: list[list[Key]],
+    shared: dict[Edge, frozenset[str]],
+    nbrs: Neighbours,
+    step: float,
+) -> tuple[dict[tuple[str, Edge], float], dict[Edge, Point], dict[Key, Bundle]]:
+    """Each corridor's order, widest corridor first: every line's offset on each shared
+    edge, each edge's normal, and the widest bundle at each point."""
     offset: dict[tuple[str, Edge], float] = {}
     normal_of: dict[Edge, Point] = {}
     at_point: dict[Key, Bundle] = {}
     placed_side: dict[tuple[str, Key], Point] = {}  # line's drawn offset vector at a node
-
     for nodes in sorted(corridors, key=lambda ns: -len(shared[_edge(ns[0], ns[1])])):
         lines = shared[_edge(nodes[0], nodes[1])]
         k = len(lines)
-
-        def score(lid: str, nodes=nodes) -> float:
-            total = 0.0
-            ends = (
-                (nodes[0], nodes[1], _unit(nodes[0], nodes[1])),
-                (nodes[-1], nodes[-2], _unit(nodes[-2], nodes[-1])),
-            )
-            for end, inner, d in ends:  # d: the corridor's direction of travel there
-                n = (-d[1], d[0])
-                for q in nbrs[lid][end]:
-                    if q == inner:
-                        continue
-                    u = _unit(end, q)
-                    total += n[0] * u[0] + n[1] * u[1]
-                side = placed_side.get((lid, end))
-                if side is not None:
-                    total += 10.0 * (n[0] * side[0] + n[1] * side[1])
-            return total
-
-        order = sorted(lines, key=lambda lid: (score(lid), lid))
+        order = sorted(lines, key=lambda lid: (_side_score(lid, nodes, nbrs, placed_side), lid))
         for a, b in itertools.pairwise(nodes):
             e = _edge(a, b)
             d = _unit(a, b)
@@ -153,11 +182,7 @@ def bundle_routes(routes: dict[str, tuple[Point, ...]], step: float) -> Bundling
             for v in (a, b):
                 if v not in at_point or at_point[v].lines < k:
                     at_point[v] = Bundle(k, n)
-
-    drawn: dict[str, tuple[Point, ...]] = {}
-    for lid, pts in routes.items():
-        drawn[lid] = _offset_polyline(lid, pts, offset, normal_of)
-    return Bundling(drawn, at_point)
+    return offset, normal_of, at_point
 
 
 def _offset_polyline(

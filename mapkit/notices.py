@@ -711,21 +711,25 @@ NOTICES: dict[str, Notice] = {
         ),
         Notice(
             "DES007",
-            _I,
+            _W,
             "design",
             "Colour outside what a press prints",
             hint=(
-                "Pick a less saturated colour of the same hue: the press would print it duller "
-                "(information: a screen or a home printer shows it as it is)."
+                "Pick a less saturated colour of the same hue, or one of the recommended "
+                "palette (DES003), every one of which a press prints."
             ),
             about=(
                 "The line's colour lies outside the gamut of a CMYK press, so a print shop "
                 "(or `mapkit render --cmyk`) prints it duller than the screen shows, and two "
-                "lines told apart by it may no longer be. The gamut is the hull, in CIELAB, of "
-                "ISO 12647-2 coated paper's (FOGRA39) white, black and six solid primaries and "
-                "secondaries; the real gamut bulges beyond this hull, so a colour is reported "
-                "only when its CIEDE2000 to the printable colour of the same lightness and hue "
-                "(its chroma cut until it is inside) exceeds **8**."
+                "lines DES003 tells apart on screen may no longer be apart on paper. The gamut "
+                "is the hull, in CIELAB, of ISO 12647-2 coated paper's (FOGRA39) white, black "
+                "and six solid primaries and secondaries; the real gamut bulges beyond this "
+                "hull, so a colour is reported only when its CIEDE2000 to the printable colour "
+                "of the same lightness and hue (its chroma cut until it is inside) exceeds "
+                "**8**. It is a warning, like DES003 and DES004, because a sheet is made to be "
+                "printed: a home inkjet prints most of these colours, but the published pads "
+                "and any print shop print CMYK. Every shipped colour is within 5.9, every "
+                "colour of the recommended palette inside the hull."
             ),
             example='"color": "#00dd00"   (a screen green: 17 from the nearest press green)',
         ),

@@ -57,8 +57,9 @@ A finished map gives the same report with and without `--draft`.
 
 REAL_PAIRS = """\
 The shipped cities keep their real networks' colours where they can and move a colour only
-where two lines that meet fell below the figure (issue 9): for example Berlin U1 light green
-`#89c459` against U7 sky blue under deuteranopia became `#22cc88`.
+where two lines that meet fell below the figure (issue 9) or a press could not print it
+(issue 19): for example Berlin U1 light green `#89c459` against U7 sky blue under
+deuteranopia became `#22cc88`, and then, 8.6 beyond what a press prints, `#77cc99`.
 
 Pairs from the real networks that warn (for reference): Metro X orange `#f2801e` and green
 `#83c143` (deuteranopia ΔE00 4.7), green `#83c143` and yellow `#fbb418` (protanopia 3.0);
@@ -92,10 +93,12 @@ def palette_section() -> str:
 
 Recommended palette (`mapkit.checks.colour.PALETTE`): every pair below passes DES003 even
 where the lines meet (CIEDE2000 >= {_floor1(normal)} under normal vision, >= {_floor1(dichromat)}
-under simulated protanopia, deuteranopia and tritanopia), and every colour passes DES004 on
-white `#ffffff` and on the pale sheets {sheets}. It was found by a max-min search over an sRGB
-grid; red, orange and light green cannot all be in such a palette (they collapse under
-deuteranopia), so it has one of them.
+under simulated protanopia, deuteranopia and tritanopia), every colour passes DES004 on
+white `#ffffff` and on the pale sheets {sheets}, and every colour lies inside the press
+gamut of DES007 (0 beyond it), so a print shop prints it as the screen shows it. It was found
+by a max-min search over an sRGB grid, among the colours a press prints; a screen's pure
+blues and greens are not among them, and red, orange and light green cannot all be in such a
+palette (they collapse under deuteranopia), so it has a red, a gold and a sage.
 
 | colour | hex |
 |---|---|

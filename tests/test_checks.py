@@ -67,7 +67,7 @@ EXPECTED = {
         "station 'a' prints 3.7 mm from the left edge of a4 paper; nothing may print within 5 mm",
     ),
     "DES007": (
-        "info", "/lines/2/color", 36, 16,
+        "warning", "/lines/2/color", 36, 16,
         "line 'C' colour #00dd00 lies outside what a CMYK press prints: ΔE2000 17.2",
     ),
     "DES001": ("warning", "/lines/0/windows", 25, 18, "line 'A' needs at least 2 windows"),
@@ -172,11 +172,9 @@ def test_select_and_ignore() -> None:
 
 
 def test_paper_is_passed_to_the_geometry_checks() -> None:
-    (d,) = validate_path(BROKEN / "GEO009.json", paper="a4", ignore=["DES007"]).diagnostics
+    (d,) = validate_path(BROKEN / "GEO009.json", paper="a4").diagnostics
     assert "room for 14 lines on a4 paper" in d.message
-    assert (
-        validate_path(BROKEN / "GEO009.json", paper="letter", ignore=["DES007"]).diagnostics == []
-    )
+    assert validate_path(BROKEN / "GEO009.json", paper="letter").diagnostics == []
     assert runner.invoke(app, ["validate", "--paper", "letter", str(BASE)]).exit_code == 0
 
 

@@ -86,6 +86,26 @@ def test_recommended_palette_passes() -> None:
             assert colour.lab(c)[0] <= design.MAX_LIGHTNESS
 
 
+def test_recommended_palette_is_inside_the_press_gamut_and_keeps_its_margins() -> None:
+    """Every colour inside the press hull (DES007 measures 0), the pairs at least 17.7 apart
+    for normal vision and 11.5 for each dichromacy; the palette before issue 19 had a blue
+    #0022ee 15.5 and a periwinkle #6666ee 13.0 beyond the hull (DES007 bound: 8)."""
+    import itertools
+
+    from mapkit.checks import design
+
+    palette = list(colour.PALETTE.values())
+    assert [colour.press_excess(c) for c in palette] == [0.0] * 11
+    pairs = list(itertools.combinations(palette, 2))
+    assert min(colour.delta_e(a, b) for a, b in pairs) == pytest.approx(17.80, abs=0.01)
+    dichromat = min(colour.delta_e(a, b, v) for a, b in pairs for v in colour.VISIONS[1:])
+    assert dichromat == pytest.approx(11.58, abs=0.01)
+    assert colour.press_excess("#0022ee") == pytest.approx(15.5, abs=0.05)
+    assert colour.press_excess("#6666ee") == pytest.approx(13.0, abs=0.05)
+    assert design.press_fault("#0022ee") == colour.press_excess("#0022ee")
+    assert design.press_fault("#1344ad") is None  # Paris B, 5.9: within the bound
+
+
 def _two_lines(color_b: str, meet: bool) -> str:
     import json
 

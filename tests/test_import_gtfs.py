@@ -14,7 +14,9 @@ from mapkit.checks import validate_source
 from mapkit.cli import app
 from mapkit.importers import ImportConfig, ImportFailure, Selection, network_to_map, read_gtfs
 from mapkit.importers.city import city_name, place_part
+from mapkit.importers.draft import draft_lines
 from mapkit.importers.gtfs import route_types
+from mapkit.importers.network import Network
 from mapkit.importers.patterns import Piece, merge_patterns
 from mapkit.importers.stations import merge_nearby, short_names
 from mapkit.mapfile import load_source, writer
@@ -68,6 +70,14 @@ def test_la_l_line_comes_in_whole_from_its_patterns_not_its_longest_trip():
     assert [len(p.stops) for p in merged.pieces] == [19, 7]
     assert len({s for p in merged.pieces for s in p.stops}) == 26
     assert merged.pieces[0].stops[0] in ("80214S", "80427S")  # Union Station ... APU
+    # the East LA piece (run apart in 2022) joins the rest at its nearest end: one line
+    places = read_gtfs(LA).places
+    (drawn,) = draft_lines(Network("LA", places, (route,)), [])
+    line = drawn.stops
+    names = [places[s].name for s in line]
+    assert len(line) == 26 and names[0] == "Atlantic Station"
+    assert names[6:8] == ["Pico / Aliso Station", "Union Station"]
+    assert names[-1] == "APU / Citrus College Station"
 
 
 def test_la_expo_crenshaw_two_parents_46_m_apart_become_one_interchange():
@@ -90,11 +100,9 @@ def test_la_imports_to_a_map_that_passes_strict_validation():
     assert result.diagnostics == validate_source(writer.dumps(doc), "<x>").diagnostics
     assert result.notes == [
         "route Metro A Line (Blue): left out Pacific Ave Station (on a one-way variant)",
-        "line Metro L Line (Gold) (7 stations from Atlantic Station) left out: "
-        "it meets no line kept",
-        "20 of 90 stations left out to fit --max-stations 70 (termini and interchanges kept)",
-        "line D: colour #886688 (#a05da5 is too close to a line it meets)",
-        "line F: colour #6666ee (#fc74fd is too close to a line it meets)",
+        "27 of 97 stations left out to fit --max-stations 70 (termini and interchanges kept)",
+        "line D: colour #b82e95 (#a05da5 is too close to a line it meets)",
+        "line F: colour #d65c99 (#fc74fd is outside what a press prints)",
     ]
     names = {s["id"]: s["name"] for s in doc["stations"]}
     assert names["union"] == "Union"
@@ -166,7 +174,10 @@ def test_the_cross_feed_imports_its_branch_as_a_line_of_its_own():
     assert stops["C"] in (["south-end", "harbour"], ["harbour", "south-end"])
     assert len(doc["stations"]) == 11
     assert doc["name"] == "Tiny"  # agency "Tiny Transit"
-    assert [ln["color"] for ln in doc["lines"][:2]] == ["#cc0044", "#0022ee"]
+    # the route's screen blue #0022ee is beyond what a press prints (DES007): the nearest
+    # printable shade instead
+    assert [ln["color"] for ln in doc["lines"][:2]] == ["#cc0044", "#2e50b8"]
+    assert "line B: colour #2e50b8 (#0022ee is outside what a press prints)" in result.notes
     assert _problems(doc) == []
 
 
@@ -216,8 +227,8 @@ def test_routes_without_colours_get_palette_colours_told_apart():
     routes = [(rid, short, kind, None, runs) for rid, short, kind, _c, runs in CROSS_ROUTES]
     result = _import(zipped(feed_files(CROSS_STATIONS, routes)))
     colours = [ln["color"] for ln in result.doc["lines"]]
-    assert colours == ["#222222", "#ee8800", "#0022ee"]
-    assert "line A: colour #222222 (it had none)" in result.notes
+    assert colours == ["#333333", "#333377", "#6677aa"]  # the palette's first three
+    assert "line A: colour #333333 (it had none)" in result.notes
     assert _problems(result.doc) == []
 
 
@@ -500,10 +511,22 @@ def test_a_large_network_is_cut_to_a_connected_sheet():
     assert load_source(writer.dumps(result.doc)).map is not None
 
 
-def test_the_import_is_deterministic_and_separate_keeps_the_east_la_piece():
+def test_the_import_is_deterministic():
     again = network_to_map(read_gtfs(LA), FLAT)
     assert writer.dumps(again.doc) == writer.dumps(_la_flat().doc)
-    both = network_to_map(read_gtfs(LA), ImportConfig(layout=False, separate=True))
-    names = [ln["name"] for ln in both.doc["lines"]]
-    assert names.count("Metro L Line (Gold)") == 2 and both.lines == 8
+
+
+def test_a_route_run_in_two_parts_joins_at_its_nearest_ends_and_separate_keeps_the_rest():
+    stations = {f"A{c}": at(c * 2, 0) for c in range(1, 7)}
+    stations |= {f"B{c}": at(c * 2, 8) for c in range(1, 4)}
+    routes = [
+        ("r1", "1", 1, None, [["A1", "A2", "A3"], ["A6", "A5", "A4"]]),  # A3 nearest A4
+        ("r2", "2", 1, None, [["B1", "B2", "B3"]]),  # a network of its own
+    ]
+    files = feed_files(stations, routes)
+    one = _import(zipped(files))
+    assert [ln["stops"] for ln in one.doc["lines"]] == [["a1", "a2", "a3", "a4", "a5", "a6"]]
+    assert one.notes[0] == "line 2 (3 stations from B1) left out: it meets no line kept"
+    both = _import(zipped(files), ImportConfig(layout=False, separate=True))
+    assert [len(ln["stops"]) for ln in both.doc["lines"]] == [6, 3]
     assert "TOP002" in _problems(both.doc)

@@ -221,3 +221,14 @@ def test_any_small_network_lays_out_octilinear_or_says_why(points, split) -> Non
         for a, b in itertools.pairwise(h):
             assert _angle_off(a, b) <= 1e-6
     assert fingerprint(result.city) == fingerprint(city)
+
+
+@pytest.mark.parametrize("name", ["metro-city", "tube-town"])
+def test_benchmark_sheets_pass_strict_on_a4_and_letter(name) -> None:
+    """The Metro X sheets, laid out by `mapkit layout` and with the colours that clashed
+    for colour-blind players changed (benchmarks/maps/README.md): no error, no warning."""
+    from mapkit.notices import Severity
+
+    for paper in ("a4", "letter"):
+        report = validate_path(ROOT / "benchmarks" / "maps" / f"{name}.json", paper=paper)
+        assert [d.code for d in report.diagnostics if d.severity is not Severity.INFO] == []

@@ -303,3 +303,49 @@ def test_shipped_colours_stay_apart_for_every_vision_and_print_on_a_press(city_i
     assert max(press_excess(c) for c in colours) <= MAX_PRESS_EXCESS
     assert press_excess("#2200ee") > 16  # Madrid's old line I, far outside
     assert press_excess("#888888") == 0.0
+
+
+SWOP = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
+"""Ghostscript's own CMYK profile (Artifex CMYK SWOP, Debian's libgs-common): a real press
+characterisation, smaller than FOGRA39, to check the hull DES007 measures against."""
+
+
+def _through_swop(colours: list[str]) -> list[float]:
+    """CIEDE2000 from each sRGB colour to what a SWOP press prints for it (sRGB to CMYK,
+    relative colorimetric, and the CMYK back to Lab)."""
+    from PIL import Image, ImageCms
+
+    from mapkit.checks.colour import ciede2000, lab
+
+    press = ImageCms.getOpenProfile(str(SWOP))
+    lab_d65 = ImageCms.createProfile("LAB", 6504)
+    intent = ImageCms.Intent.RELATIVE_COLORIMETRIC
+    to_cmyk = ImageCms.buildTransform(
+        ImageCms.createProfile("sRGB"), press, "RGB", "CMYK", renderingIntent=intent
+    )
+    to_lab = ImageCms.buildTransform(press, lab_d65, "CMYK", "LAB", renderingIntent=intent)
+    strip = Image.new("RGB", (len(colours), 1))
+    strip.putdata([tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in colours])
+    printed = ImageCms.applyTransform(ImageCms.applyTransform(strip, to_cmyk), to_lab)
+    return [
+        ciede2000(lab(c), (p[0] * 100 / 255, p[1] - 128, p[2] - 128))
+        for c, p in zip(
+            colours, (printed.getpixel((i, 0)) for i in range(len(colours))), strict=True
+        )
+    ]
+
+
+def test_palette_and_shipped_colours_print_on_a_real_press_profile():
+    """Through Ghostscript's SWOP profile every palette colour comes back within ΔE2000 5.1
+    and every shipped city's within 6.8 (the hull says 0 and at most 5.9); the old palette's
+    blue #0022ee lost 17.0 and its periwinkle #6666ee 9.6, Madrid's old line I 18.8."""
+    if not SWOP.exists():
+        pytest.skip("Ghostscript's ICC profiles (libgs-common) are not installed")
+    from mapkit.checks.colour import PALETTE
+
+    palette = _through_swop(list(PALETTE.values()))
+    assert max(palette) == pytest.approx(5.0, abs=0.1)
+    shipped = sorted({ln.color for c in CITIES for ln in load_map(MAPS / f"{c}.json").lines})
+    assert max(_through_swop(shipped)) == pytest.approx(6.7, abs=0.1)
+    old = _through_swop(["#0022ee", "#6666ee", "#2200ee"])
+    assert old == [pytest.approx(v, abs=0.1) for v in (17.0, 9.6, 18.8)]

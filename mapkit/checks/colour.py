@@ -38,22 +38,25 @@ _MACHADO: dict[str, tuple[RGB, RGB, RGB]] = {
 
 _WHITE = (0.95047, 1.0, 1.08883)
 
-# A palette in which every pair keeps CIEDE2000 >= 16 under normal vision and
-# >= 11 under simulated protanopia, deuteranopia and tritanopia, so any two of
-# its colours may meet (design check DES003); each stands out on white and on
-# the pale sheet colours (DES004). Found by a max-min search over an sRGB grid.
+# A palette in which every pair keeps CIEDE2000 >= 17 under normal vision and >= 11 under
+# simulated protanopia, deuteranopia and tritanopia, so any two of its colours may meet
+# (design check DES003); each stands out on white and on the pale sheet colours (DES004),
+# and each lies inside the press hull below (press_excess 0: DES007), so a print shop's
+# CMYK prints it as the screen shows it. Found by a max-min search over the sRGB grid of
+# steps of 0x11, among the colours inside the hull, with black fixed and the most saturated
+# set kept where several did as well.
 PALETTE: dict[str, str] = {
-    "black": "#222222",
-    "orange": "#ee8800",
-    "blue": "#0022ee",
-    "lilac": "#aa88cc",
-    "dark green": "#226600",
-    "grey": "#888888",
-    "mauve": "#886688",
-    "crimson": "#cc0044",
-    "periwinkle": "#6666ee",
-    "tan": "#aa8866",
-    "plum": "#882266",
+    "black": "#333333",
+    "navy": "#333377",
+    "slate": "#6677aa",
+    "sky": "#22aacc",
+    "green": "#008844",
+    "sage": "#88aa66",
+    "gold": "#eebb00",
+    "red": "#dd3322",
+    "pink": "#dd7799",
+    "magenta": "#bb3377",
+    "brown": "#664433",
 }
 
 PALE_SHEETS: dict[str, str] = {

@@ -17,6 +17,9 @@ sheets and on real network palettes):
   whose stop spacing varies more than ``MAX_SPACING_RATIO`` (longest / shortest).
 - DES004 warns for a colour within ``MIN_SHEET_DE_NORMAL`` / ``MIN_SHEET_DE_CVD``
   of the sheet colour, or lighter than ``MAX_LIGHTNESS`` (L*).
+- DES007 warns for a colour more than ``MAX_PRESS_EXCESS`` (CIEDE2000) outside the press
+  hull of :mod:`mapkit.checks.colour`: a print shop would print it duller, and two lines
+  DES003 tells apart on screen may no longer be apart on paper.
 """
 
 from __future__ import annotations
@@ -196,11 +199,18 @@ def colours(ctx: CheckContext) -> None:
             )
 
 
+def press_fault(color: str) -> float | None:
+    """DES007's test: how far outside what a press prints a colour lies (``colour.
+    press_excess``), or None within the bound."""
+    excess = colour.press_excess(color)
+    return excess if excess > MAX_PRESS_EXCESS else None
+
+
 def press(ctx: CheckContext) -> None:
-    """DES007: a line colour a press cannot print (``colour.press_excess`` above the bound)."""
+    """DES007: a line colour a press cannot print."""
     for ln in ctx.city.lines:
-        excess = colour.press_excess(ln.color)
-        if excess > MAX_PRESS_EXCESS:
+        excess = press_fault(ln.color)
+        if excess is not None:
             ctx.emit(
                 "DES007",
                 f"line '{ln.id}' colour {ln.color} lies outside what a CMYK press "

@@ -210,34 +210,13 @@ def tune(
     Deterministic for a --seed. Exit 0: done; 1: the map cannot be loaded or does not
     validate, or a target was missed (nothing written unless --partial); 2: usage problem.
     """
-    import json
-    import math
-
     from mapkit.atomic import OutputError, check_writable
 
-    if mean is None and not per_line and max_luck is None and min_decisions is None:
-        fail("set a target: --mean, --per-line, --min-decisions or --max-luck", 2)
-    for name, value in (("--mean", mean), ("--min-decisions", min_decisions),
-                        ("--max-luck", max_luck)):  # fmt: skip
-        if value is not None and not math.isfinite(value):
-            fail(f"{name} must be a finite number, not {value}", 2)
-    for name, value in (("--min-decisions", min_decisions), ("--max-luck", max_luck)):
-        if value is not None and not 0 <= value <= 1:
-            fail(f"{name} is a share: 0 to 1, not {value:g}", 2)
-    if games < 2 or steps < 0 or decision_games < 0:
-        fail("--games must be at least 2, --steps and --decision-games at least 0", 2)
-    options.games(games, "--games", 2)
-    options.games(decision_games, "--decision-games", 0)
-    if steps > options.MAX_STEPS:
-        fail(f"--steps must be from 0 to {options.MAX_STEPS}", 2)
+    _check_targets(mean, per_line, min_decisions, max_luck)
+    _check_search(games, steps, decision_games)
     options.number(mean, "--mean", 0, options.MAX_SCORE)
     options.time_limit(time_limit)
-    if min_decisions is not None and not decision_games:
-        fail("--min-decisions needs --decision-games above 0", 2)
-    if not windows and not points:
-        fail("--no-windows with --no-points leaves nothing to tune", 2)
-    if per_line and not points:
-        fail("--per-line needs --points: a line's bonus per window is set by its points", 2)
+    _check_changes(decision_games, min_decisions, windows, points, per_line)
     if cluster is not None:
         engine = "dask"
         cluster = options.cluster_address(cluster)
@@ -304,28 +283,78 @@ def tune(
         result.decisions_after,
         names=(str(path), str(output)),
     )
-    typer.echo(
+    typer.echo(_tune_summary(result))
+    typer.echo(cmp.to_text(), nl=False)
+    if report_out is not None:
+        write_output(report_out, _tune_report(result, cmp), [path])
+
+
+def _check_targets(
+    mean: float | None, per_line: bool, min_decisions: float | None, max_luck: float | None
+) -> None:
+    """At least one target, each a finite number (the shares from 0 to 1)."""
+    import math
+
+    if mean is None and not per_line and max_luck is None and min_decisions is None:
+        fail("set a target: --mean, --per-line, --min-decisions or --max-luck", 2)
+    for name, value in (("--mean", mean), ("--min-decisions", min_decisions),
+                        ("--max-luck", max_luck)):  # fmt: skip
+        if value is not None and not math.isfinite(value):
+            fail(f"{name} must be a finite number, not {value}", 2)
+    for name, value in (("--min-decisions", min_decisions), ("--max-luck", max_luck)):
+        if value is not None and not 0 <= value <= 1:
+            fail(f"{name} is a share: 0 to 1, not {value:g}", 2)
+
+
+def _check_search(games: int, steps: int, decision_games: int) -> None:
+    """Games and steps within the bounds every command shares."""
+    if games < 2 or steps < 0 or decision_games < 0:
+        fail("--games must be at least 2, --steps and --decision-games at least 0", 2)
+    options.games(games, "--games", 2)
+    options.games(decision_games, "--decision-games", 0)
+    if steps > options.MAX_STEPS:
+        fail(f"--steps must be from 0 to {options.MAX_STEPS}", 2)
+
+
+def _check_changes(
+    decision_games: int, min_decisions: float | None, windows: bool, points: bool,
+    per_line: bool,
+) -> None:  # fmt: skip
+    """Something to change, and the measurements the targets need."""
+    if min_decisions is not None and not decision_games:
+        fail("--min-decisions needs --decision-games above 0", 2)
+    if not windows and not points:
+        fail("--no-windows with --no-points leaves nothing to tune", 2)
+    if per_line and not points:
+        fail("--per-line needs --points: a line's bonus per window is set by its points", 2)
+
+
+def _tune_summary(result) -> str:
+    """The objective before and after, what the search measured, and each accepted edit."""
+    head = (
         f"objective {result.objective_before:.4f} -> {result.objective_after:.4f} "
         f"in {len(result.steps)} edits; {result.measured} candidates, {result.moved} made "
         f"valid by placing wagons again, {result.rejected} rejected by the validator"
         + (f"; {len(result.undone)} undone by the decisions guard" if result.undone else "")
     )
-    for s in result.steps:
-        typer.echo(f"  {s.move}")
-    typer.echo("")
-    typer.echo(cmp.to_text(), nl=False)
-    if report_out is not None:
-        doc_out = {
-            "objective": {"before": result.objective_before, "after": result.objective_after},
-            "edits": [s.move for s in result.steps],
-            "undone": result.undone,
-            "unmet": missed,
-            "candidates": {"measured": result.measured, "rejected": result.rejected},
-            "band": result.aim.band.to_dict(),
-            "target_bonus_per_window": round(result.aim.rate, 4),
-            **cmp.to_dict(),
-        }
-        write_output(report_out, json.dumps(doc_out, indent=2) + "\n", [path])
+    return "\n".join([head, *(f"  {s.move}" for s in result.steps), ""])
+
+
+def _tune_report(result, cmp) -> str:
+    """The --report file: the search and the before/after comparison, as JSON."""
+    import json
+
+    doc_out = {
+        "objective": {"before": result.objective_before, "after": result.objective_after},
+        "edits": [s.move for s in result.steps],
+        "undone": result.undone,
+        "unmet": result.unmet,
+        "candidates": {"measured": result.measured, "rejected": result.rejected},
+        "band": result.aim.band.to_dict(),
+        "target_bonus_per_window": round(result.aim.rate, 4),
+        **cmp.to_dict(),
+    }
+    return json.dumps(doc_out, indent=2) + "\n"
 
 
 def compare(

@@ -10,12 +10,13 @@ amounts, and the first map that validates clean is kept. Every choice the data f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mapkit.importers.network import ImportFailure, Network
-from mapkit.importers.patterns import merge_patterns
+from mapkit.importers.patterns import join_apart, merge_patterns
 from mapkit.importers.reduce import DraftLine, keep_lines, thin
 from mapkit.importers.stations import merge_nearby, short_names, slug, station_ids
 
@@ -103,8 +104,14 @@ def _letters(n: int) -> list[str]:
 def draft_lines(network: Network, notes: list[str]) -> list[DraftLine]:
     """Every route's lines (trunk first, then branches and separate pieces)."""
     lines: list[DraftLine] = []
+
+    def metres(a: str, b: str) -> float:
+        pa, pb = network.places[a], network.places[b]
+        k = math.cos(math.radians((pa.lat + pb.lat) / 2))
+        return 111_195.0 * math.hypot(pa.lat - pb.lat, (pa.lon - pb.lon) * k)
+
     for route in network.routes:
-        merged = merge_patterns(list(route.patterns))
+        merged = join_apart(merge_patterns(list(route.patterns)), metres)
         if merged.left_out:
             names = ", ".join(sorted(network.places[s].name for s in merged.left_out))
             notes.append(f"route {route.name}: left out {names} (on a one-way variant)")
@@ -237,27 +244,19 @@ def _lay_out(result: ImportResult, cfg: ImportConfig, progress: Progress | None)
 
 
 def _colour(result: ImportResult, lines: list[DraftLine], cfg: ImportConfig) -> None:
-    from mapkit.checks.context import CheckContext
-    from mapkit.checks.design import meeting_pairs
-    from mapkit.importers.colours import choose_colours
-    from mapkit.mapfile import LoadResult, build_map
-    from mapkit.mapfile.model import DEFAULT_SHEET_COLOR
+    from mapkit.checks.design import press_fault
+    from mapkit.importers.colours import told_apart
 
-    doc = result.doc
-    city = build_map(doc)
-    met = {
-        frozenset((a.id, b.id))
-        for a, b, where in meeting_pairs(CheckContext(LoadResult("<import>", doc), city, cfg.paper))
-        if where is not None
-    }
     own = dict(zip(_letters(len(lines)), (ln.route.color for ln in lines), strict=True))
-    wanted = [(d["id"], own[d["id"]]) for d in doc["lines"]]
-    colours, changes = choose_colours(
-        wanted, lambda a, b: frozenset((a, b)) in met, DEFAULT_SHEET_COLOR
-    )
-    doc["lines"] = [{**d, "color": colours[d["id"]]} for d in doc["lines"]]
+    wanted = [(d["id"], own[d["id"]]) for d in result.doc["lines"]]
+    result.doc, changes = told_apart(result.doc, wanted, (cfg.paper,))
     for ch in changes:
-        why = "it had none" if ch.old is None else f"{ch.old} is too close to a line it meets"
+        if ch.old is None:
+            why = "it had none"
+        elif press_fault(ch.old) is not None:
+            why = f"{ch.old} is outside what a press prints"
+        else:
+            why = f"{ch.old} is too close to a line it meets"
         result.notes.append(f"line {ch.line}: colour {ch.new} ({why})")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict, deque
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -106,13 +107,55 @@ def _point(feature: dict[str, Any]) -> tuple[float, float] | None:
     return None
 
 
-def read_graph_doc(doc: Any, label: str, name: str | None = None) -> Network:
-    """The network of a parsed line graph (any JSON value: ImportFailure if it is not one)."""
-    features = _features(doc, label)
-    nodes: dict[str, tuple[float, float]] = {}
-    station_of: dict[str, str] = {}
-    station_name: dict[str, str] = {}
-    edges: list[tuple[str, str, list[dict[str, Any]], int]] = []
+Edge = tuple[str, str, list[dict[str, Any]], int]
+"""A LineString: its two nodes, the lines along it and its feature's index."""
+
+
+@dataclass
+class _Graph:
+    """The features of a line graph: Point nodes (those of a station too), LineString edges."""
+
+    nodes: dict[str, tuple[float, float]] = field(default_factory=dict)
+    station_of: dict[str, str] = field(default_factory=dict)
+    station_name: dict[str, str] = field(default_factory=dict)
+    edges: list[Edge] = field(default_factory=list)
+
+    def add_point(self, props: dict[str, Any], feature: dict[str, Any]) -> None:
+        node = _text(props.get("id"))
+        xy = _point(feature)
+        if node is None or xy is None:
+            return
+        self.nodes[node] = xy
+        sid = _text(props.get("station_id"))
+        if sid is not None:
+            self.station_of[node] = sid
+            self.station_name.setdefault(sid, _text(props.get("station_label")) or sid)
+
+    def add_line(self, props: dict[str, Any], i: int) -> None:
+        a, b = _text(props.get("from")), _text(props.get("to"))
+        lines = props.get("lines")
+        if a is None or b is None or not isinstance(lines, list):
+            return
+        self.edges.append((a, b, [ln for ln in lines if isinstance(ln, dict)], i))
+
+    def check(self, label: str) -> None:
+        """ImportFailure unless there are edges, stations, and every edge's nodes."""
+        if not self.edges:
+            raise ImportFailure(
+                f"{label} is not a line graph: no LineString feature has from, to and lines"
+            )
+        if not self.station_of:
+            raise ImportFailure(f"{label} is not a line graph: no Point feature has a station_id")
+        for a, b, _lines, i in self.edges:
+            for end in (a, b):
+                if end not in self.nodes:
+                    raise ImportFailure(
+                        f"{label}: feature {i} runs to node {end!r}, which no Point feature has"
+                    )
+
+
+def _graph(features: list[Any]) -> _Graph:
+    graph = _Graph()
     for i, feature in enumerate(features):
         if not isinstance(feature, dict):
             continue
@@ -121,71 +164,27 @@ def read_graph_doc(doc: Any, label: str, name: str | None = None) -> Network:
         geom = feature.get("geometry")
         kind = geom.get("type") if isinstance(geom, dict) else None
         if kind == "Point":
-            node = _text(props.get("id"))
-            xy = _point(feature)
-            if node is None or xy is None:
-                continue
-            nodes[node] = xy
-            sid = _text(props.get("station_id"))
-            if sid is not None:
-                station_of[node] = sid
-                label_text = _text(props.get("station_label")) or sid
-                station_name.setdefault(sid, label_text)
+            graph.add_point(props, feature)
         elif kind == "LineString":
-            a, b = _text(props.get("from")), _text(props.get("to"))
-            lines = props.get("lines")
-            if a is None or b is None or not isinstance(lines, list):
-                continue
-            edges.append((a, b, [ln for ln in lines if isinstance(ln, dict)], i))
-    if not edges:
-        raise ImportFailure(
-            f"{label} is not a line graph: no LineString feature has from, to and lines"
-        )
-    if not station_of:
-        raise ImportFailure(f"{label} is not a line graph: no Point feature has a station_id")
-    for a, b, _lines, i in edges:
-        for end in (a, b):
-            if end not in nodes:
-                raise ImportFailure(
-                    f"{label}: feature {i} runs to node {end!r}, which no Point feature has"
-                )
-    coords = _Coordinates(list(nodes.values()), label)
-    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
-    for node, sid in station_of.items():
-        lat, lon = coords.lat_lon(*nodes[node])
-        check_lat_lon(lat, lon, f"{label}: station {sid!r}")
-        acc = sums[sid]
-        acc[0] += lat
-        acc[1] += lon
-        acc[2] += 1
-    places = {
-        sid: Place(sid, station_name[sid], acc[0] / acc[2], acc[1] / acc[2])
-        for sid, acc in sums.items()
-    }
-    adjacency: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-    meta: dict[str, tuple[str, str | None]] = {}
-    for a, b, lines, _i in edges:
-        if a == b:
-            continue
-        for ln in lines:
-            lid = _text(ln.get("id")) or _text(ln.get("label"))
-            if lid is None:
-                continue
-            adjacency[lid][a].add(b)
-            adjacency[lid][b].add(a)
-            colour = ln.get("color")
-            valid = (
-                isinstance(colour, str)
-                and len(colour.lstrip("#")) == 6
-                and all(c in "0123456789abcdefABCDEF" for c in colour.lstrip("#"))
-            )
-            hex_colour = f"#{colour.lstrip('#').lower()}" if valid else None
-            meta.setdefault(lid, (_text(ln.get("label")) or lid, hex_colour))
+            graph.add_line(props, i)
+    return graph
+
+
+def read_graph_doc(doc: Any, label: str, name: str | None = None) -> Network:
+    """The network of a parsed line graph (any JSON value: ImportFailure if it is not one)."""
+    graph = _graph(_features(doc, label))
+    graph.check(label)
+    places = _places(graph, label)
+    adjacency, meta = _lines(graph.edges)
     routes = []
     for lid in sorted(adjacency, key=lambda k: (_natural(meta[k][0]), k)):
         patterns = tuple(
             sorted(
-                {p for path in _paths(adjacency[lid]) if len(p := _stations(path, station_of)) >= 2}
+                {
+                    p
+                    for path in _paths(adjacency[lid])
+                    if len(p := _stations(path, graph.station_of)) >= 2
+                }
             )
         )
         label_text, colour = meta[lid]
@@ -197,6 +196,52 @@ def read_graph_doc(doc: Any, label: str, name: str | None = None) -> Network:
         routes=tuple(routes),
         source=f"line graph {label}",
     )
+
+
+def _places(graph: _Graph, label: str) -> dict[str, Place]:
+    """Each station at the mean of its nodes' positions (as latitude and longitude)."""
+    coords = _Coordinates(list(graph.nodes.values()), label)
+    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for node, sid in graph.station_of.items():
+        lat, lon = coords.lat_lon(*graph.nodes[node])
+        check_lat_lon(lat, lon, f"{label}: station {sid!r}")
+        acc = sums[sid]
+        acc[0] += lat
+        acc[1] += lon
+        acc[2] += 1
+    return {
+        sid: Place(sid, graph.station_name[sid], acc[0] / acc[2], acc[1] / acc[2])
+        for sid, acc in sums.items()
+    }
+
+
+def _lines(
+    edges: list[Edge],
+) -> tuple[dict[str, dict[str, set[str]]], dict[str, tuple[str, str | None]]]:
+    """Each line's node adjacency, and its label and colour (as the first edge gives them)."""
+    adjacency: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    meta: dict[str, tuple[str, str | None]] = {}
+    for a, b, lines, _i in edges:
+        if a == b:
+            continue
+        for ln in lines:
+            lid = _text(ln.get("id")) or _text(ln.get("label"))
+            if lid is None:
+                continue
+            adjacency[lid][a].add(b)
+            adjacency[lid][b].add(a)
+            meta.setdefault(lid, (_text(ln.get("label")) or lid, _hex(ln.get("color"))))
+    return adjacency, meta
+
+
+def _hex(colour: Any) -> str | None:
+    """``#rrggbb`` (lower case) for a six-digit hex colour with or without ``#``; else None."""
+    if not isinstance(colour, str):
+        return None
+    digits = colour.lstrip("#")
+    if len(digits) != 6 or not all(c in "0123456789abcdefABCDEF" for c in digits):
+        return None
+    return f"#{digits.lower()}"
 
 
 def _natural(text: str) -> tuple:

@@ -11,6 +11,7 @@ line they left (one-way loops, diversions) are left out and reported.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from mapkit.importers.network import Pattern
@@ -132,3 +133,52 @@ def _extend(lines: list[Piece | list[str]], stretch: _Stretch) -> bool:
             stops.extend(reversed(stretch.run))
             return True
     return False
+
+
+def join_apart(merged: Merged, distance: Callable[[str, str], float]) -> Merged:
+    """``merged`` with every piece that shares no station with the trunk's network joined
+    to it: at the nearest pair of (piece terminus, station of that network), nearest
+    first. Where the network's station is a terminus of a line, the piece extends that
+    line; otherwise it becomes a branch leaving from that station."""
+    lines = [list(pc.stops) for pc in merged.pieces]
+    loops = [pc.loop for pc in merged.pieces]
+    if not lines:
+        return merged
+    reached = set(lines[0])
+    joined = {0}
+    while True:
+        apart = [i for i in range(len(lines)) if i not in joined]
+        for i in apart:
+            if reached & set(lines[i]):
+                joined.add(i)
+                reached.update(lines[i])
+        apart = [i for i in range(len(lines)) if i not in joined and not loops[i]]
+        if not apart:
+            break
+        i, end, at = min(
+            (
+                (i, end, at)
+                for i in apart
+                for end in (lines[i][0], lines[i][-1])
+                for at in sorted(reached)
+            ),
+            key=lambda t: (distance(t[1], t[2]), t),
+        )
+        piece = lines[i] if end == lines[i][-1] else lines[i][::-1]
+        host = next(
+            (j for j in sorted(joined) if not loops[j] and at in (lines[j][0], lines[j][-1])),
+            None,
+        )
+        if host is None:
+            lines[i] = [at, *reversed(piece)]
+        else:
+            lines[host] = (
+                [*piece, *lines[host]] if lines[host][0] == at else [*lines[host], *reversed(piece)]
+            )
+            del lines[i], loops[i]
+            joined = {j - (j > i) for j in joined}
+        reached = set()
+        for j in joined:
+            reached.update(lines[j])
+    pieces = tuple(Piece(tuple(ln), lp) for ln, lp in zip(lines, loops, strict=True))
+    return Merged(pieces, merged.left_out)

@@ -11,6 +11,7 @@ dense stretches thin out and the stops that stay are evenly spread.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from mapkit.importers.network import ImportFailure, Network, Route
@@ -99,67 +100,76 @@ def thin(network: Network, lines: list[DraftLine], max_stations: int) -> list[st
             f"the network has {len(fixed)} termini and interchanges, more than "
             f"--max-stations {max_stations}: raise it, or keep fewer lines (--max-lines)"
         )
-    line_of = {s: k for k, ln in enumerate(lines) for s in ln.stops if s not in fixed}
-    before: dict[tuple[int, str], str] = {}
-    after: dict[tuple[int, str], str] = {}
+    run = _Thinning(network, lines, fixed)
     for k, ln in enumerate(lines):
-        n = len(ln.stops)
-        for i, s in enumerate(ln.stops):
-            if ln.loop or i > 0:
-                before[k, s] = ln.stops[i - 1]
-            if ln.loop or i < n - 1:
-                after[k, s] = ln.stops[(i + 1) % n]
-    size = [len(ln.stops) for ln in lines]
-    places = network.places
-    gaps: dict[str, float] = {}
-
-    def gap(s: str) -> float:
-        k = line_of[s]
-        return distance_m(places[before[k, s]], places[after[k, s]])
-
-    def heap_of(stations) -> list[tuple[float, str]]:
-        heap = []
-        for s in stations:
-            gaps[s] = gap(s)
-            heap.append((gaps[s], s))
-        heapq.heapify(heap)
-        return heap
-
-    dropped: list[str] = []
-    gone: set[str] = set()
-
-    def drop_from(heap: list[tuple[float, str]], enough) -> bool:
-        while not enough():
-            if not heap:
-                return False
-            g, s = heapq.heappop(heap)
-            if s in gone or g != gaps[s]:
-                continue
-            k = line_of[s]
-            if size[k] <= (3 if lines[k].loop else 2):
-                continue
-            p, q = before.pop((k, s)), after.pop((k, s))
-            after[k, p], before[k, q] = q, p
-            size[k] -= 1
-            gone.add(s)
-            dropped.append(s)
-            for t in (p, q):
-                if t in line_of and t not in gone:
-                    gaps[t] = gap(t)
-                    heapq.heappush(heap, (gaps[t], t))
-        return True
-
-    for k, ln in enumerate(lines):
-        if size[k] > MAX_STOPS:
-            own = heap_of(s for s in ln.stops if s in line_of)
-            if not drop_from(own, lambda k=k: size[k] <= MAX_STOPS):
+        if run.size[k] > MAX_STOPS:
+            own = run.heap_of(s for s in ln.stops if s in run.line_of)
+            if not run.drop_from(own, lambda k=k: run.size[k] <= MAX_STOPS):
                 raise ImportFailure(
                     f"line {ln.route.name} has more than {MAX_STOPS} termini and "
                     f"interchanges; a map's line has at most {MAX_STOPS} stops"
                 )
     total = len({s for ln in lines for s in ln.stops})
-    everyone = heap_of(s for s in line_of if s not in gone)
-    drop_from(everyone, lambda: total - len(gone) <= max_stations)
+    everyone = run.heap_of(s for s in run.line_of if s not in run.gone)
+    run.drop_from(everyone, lambda: total - len(run.gone) <= max_stations)
     for ln in lines:
-        ln.stops = [s for s in ln.stops if s not in gone]
-    return dropped
+        ln.stops = [s for s in ln.stops if s not in run.gone]
+    return run.dropped
+
+
+class _Thinning:
+    """The lines as chains of neighbours (``before``, ``after``) while stations are dropped;
+    ``line_of``: the line of each station that may go (no terminus or interchange)."""
+
+    def __init__(self, network: Network, lines: list[DraftLine], fixed: set[str]) -> None:
+        self.lines, self.places = lines, network.places
+        self.line_of = {s: k for k, ln in enumerate(lines) for s in ln.stops if s not in fixed}
+        self.before: dict[tuple[int, str], str] = {}
+        self.after: dict[tuple[int, str], str] = {}
+        for k, ln in enumerate(lines):
+            n = len(ln.stops)
+            for i, s in enumerate(ln.stops):
+                if ln.loop or i > 0:
+                    self.before[k, s] = ln.stops[i - 1]
+                if ln.loop or i < n - 1:
+                    self.after[k, s] = ln.stops[(i + 1) % n]
+        self.size = [len(ln.stops) for ln in lines]
+        self.gaps: dict[str, float] = {}
+        self.dropped: list[str] = []
+        self.gone: set[str] = set()
+
+    def gap(self, s: str) -> float:
+        """The stretch dropping ``s`` would leave between its neighbours (m)."""
+        k = self.line_of[s]
+        return distance_m(self.places[self.before[k, s]], self.places[self.after[k, s]])
+
+    def heap_of(self, stations: Iterable[str]) -> list[tuple[float, str]]:
+        heap = []
+        for s in stations:
+            self.gaps[s] = self.gap(s)
+            heap.append((self.gaps[s], s))
+        heapq.heapify(heap)
+        return heap
+
+    def drop_from(self, heap: list[tuple[float, str]], enough: Callable[[], bool]) -> bool:
+        """Drop the station leaving the shortest stretch until ``enough``; False when the
+        heap runs out first. A line keeps two stops (a loop three)."""
+        while not enough():
+            if not heap:
+                return False
+            g, s = heapq.heappop(heap)
+            if s in self.gone or g != self.gaps[s]:
+                continue
+            k = self.line_of[s]
+            if self.size[k] <= (3 if self.lines[k].loop else 2):
+                continue
+            p, q = self.before.pop((k, s)), self.after.pop((k, s))
+            self.after[k, p], self.before[k, q] = q, p
+            self.size[k] -= 1
+            self.gone.add(s)
+            self.dropped.append(s)
+            for t in (p, q):
+                if t in self.line_of and t not in self.gone:
+                    self.gaps[t] = self.gap(t)
+                    heapq.heappush(heap, (self.gaps[t], t))
+        return True

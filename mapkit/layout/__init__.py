@@ -31,6 +31,10 @@ __all__ = [
 
 Point = tuple[float, float]
 MAX_DENOMINATOR = 12
+SEARCH_SHARE = 0.6
+WAGON_SHARE = 0.8
+"""The layout's search stops at this share of the time limit, the wagons' at that: the
+rest is for measuring the report and writing the map, so the whole run keeps the limit."""
 
 
 @dataclass(frozen=True)
@@ -175,8 +179,9 @@ def layout(
     pinned_ids = set(config.pinned) | {s.id for s in city.stations if s.pinned}
     net = build_network(city)
     pinned = {i for i, sid in enumerate(net.ids) if sid in pinned_ids}
-    deadline = start + config.time_limit * 0.7
-    drawn = run(net, pinned, config.allow_45, deadline, progress, city)
+    drawn = run(
+        net, pinned, config.allow_45, start + config.time_limit * SEARCH_SHARE, progress, city
+    )
     notes = []
     if drawn.sharp:
         notes.append(
@@ -220,7 +225,9 @@ def layout(
         lines.append(ln)
     new_doc["lines"] = lines
     placed_city = build_map(new_doc)
-    depots = place_wagons(placed_city, strict=False)
+    depots = place_wagons(
+        placed_city, strict=False, deadline=start + config.time_limit * WAGON_SHARE
+    )
     for ln in new_doc["lines"]:
         x, y = depots[ln["id"]]
         ln["depot"] = {**ln["depot"], "x": _num(x), "y": _num(y)}

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field
 
 from mapkit.layout.directions import add_choice, picked
-from mapkit.layout.network import DIRECTIONS, Network
+from mapkit.layout.network import DIRECTIONS, Network, Stretch
 from mapkit.layout.program import Program
 from mapkit.sheet import METRICS, PAPERS, map_area
 
@@ -324,23 +324,7 @@ def _solve(
 ):
     p = Program()
     n = len(net.ids)
-    big = 1e7
-    xs, ys = [], []
-    for i in range(n):
-        if i in pinned:
-            px, py = pinned[i]
-            xs.append(p.var(0.0, px, px))
-            ys.append(p.var(0.0, py, py))
-            continue
-        xs.append(p.var(0.0, -big, big))
-        ys.append(p.var(0.0, -big, big))
-        tx, ty = targets[i]
-        for col, t in ((xs[i], tx), (ys[i], ty)):
-            d = p.var(MOVE_COST / UNIT)
-            p.row({d: 1.0, col: -1.0}, -t)
-            p.row({d: 1.0, col: 1.0}, t)
-    slack_cols: dict[int, tuple[int, int]] = {}
-    root2 = math.sqrt(2.0)
+    xs, ys = _positions(p, n, pinned, targets)
     pick: dict[int, list[tuple[int, int]]] = {}
     big_m = 4.0 * max(box_units(scale))
     if repair is not None:
@@ -352,47 +336,108 @@ def _solve(
         pick = got
         for e, opts in pick.items():
             _choice_rows(p, net.stretches[e], opts, xs, ys, big_m)
-    for e, s in enumerate(net.stretches):
-        if e in frozen or e in pick:
+    slack_cols = {
+        e: _stretch_rows(p, s, direction[e], xs, ys)
+        for e, s in enumerate(net.stretches)
+        if e not in frozen and e not in pick
+    }
+    over = _box_rows(p, net, xs, ys, scale)
+    moving = {n for e in pick for n in (net.stretches[e].u, net.stretches[e].v)}
+    sep_slack, either = _separation_rows(p, net, seps, moving, xs, ys, scale, big_m)
+    sol = p.solve(time_limit)
+    if not sol.ok:
+        return None
+    val = sol.values
+    if pick:
+        direction.update(picked(pick, val))
+    for key, opts in either.items():
+        seps[key].axis = max(opts, key=lambda az: val[az[1]])[0]
+    xy = [(val[xs[i]], val[ys[i]]) for i in range(n)]
+    off = {e: val[a] + val[b] for e, (a, b) in slack_cols.items() if val[a] + val[b] > 1e-6}
+    unmet = [key for key, col in sep_slack.items() if val[col] > 1e-6]
+    return xy, off, unmet, val[over]
+
+
+_FAR = 1e7
+"""Bounds of a free coordinate (map units): far beyond any sheet."""
+
+
+def _positions(
+    p: Program, n: int, pinned: dict[int, Point], targets: list[Point]
+) -> tuple[list[int], list[int]]:
+    """The columns of every station's x and y: a pinned one fixed, the others priced by
+    their distance from their target."""
+    xs, ys = [], []
+    for i in range(n):
+        if i in pinned:
+            px, py = pinned[i]
+            xs.append(p.var(0.0, px, px))
+            ys.append(p.var(0.0, py, py))
             continue
-        dx, dy = DIRECTIONS[direction[e]]
-        u, v = s.u, s.v
-        plus, minus = p.var(SLACK_COST / UNIT), p.var(SLACK_COST / UNIT)
-        slack_cols[e] = (plus, minus)
-        if dy == 0:
-            p.row({ys[v]: 1.0, ys[u]: -1.0, plus: -1.0, minus: 1.0}, 0.0, 0.0)
-            p.row({xs[v]: dx, xs[u]: -dx}, UNIT)
-            length = {xs[v]: dx, xs[u]: -dx}
-        elif dx == 0:
-            p.row({xs[v]: 1.0, xs[u]: -1.0, plus: -1.0, minus: 1.0}, 0.0, 0.0)
-            p.row({ys[v]: dy, ys[u]: -dy}, UNIT)
-            length = {ys[v]: dy, ys[u]: -dy}
-        else:
-            run = math.ceil(UNIT / root2)
-            p.row({xs[v]: dx, xs[u]: -dx, ys[v]: -dy, ys[u]: dy, plus: -1.0, minus: 1.0}, 0.0, 0.0)
-            p.row({xs[v]: dx, xs[u]: -dx}, run)
-            p.row({ys[v]: dy, ys[u]: -dy}, run)
-            h = root2 / 2
-            length = {xs[v]: dx * h, xs[u]: -dx * h, ys[v]: dy * h, ys[u]: -dy * h}
-        for col, c in length.items():
-            p.cost[col] += LENGTH_COST / UNIT * c
-        # integer coefficients only, so that the optimal vertex stays rational
-        long = p.var(LONG_COST / UNIT)
-        run = {xs[v]: dx, xs[u]: -dx} if dx else {ys[v]: dy, ys[u]: -dy}
-        most = LONG_LIMIT * UNIT / (root2 if dx and dy else 1.0)
-        p.row({**run, long: -1.0}, upper=math.floor(most))
+        xs.append(p.var(0.0, -_FAR, _FAR))
+        ys.append(p.var(0.0, -_FAR, _FAR))
+        tx, ty = targets[i]
+        for col, t in ((xs[i], tx), (ys[i], ty)):
+            d = p.var(MOVE_COST / UNIT)
+            p.row({d: 1.0, col: -1.0}, -t)
+            p.row({d: 1.0, col: 1.0}, t)
+    return xs, ys
+
+
+def _stretch_rows(p: Program, s: Stretch, k: int, xs: list[int], ys: list[int]) -> tuple[int, int]:
+    """A stretch kept on direction ``k``: at least a unit long, priced by its length and
+    what it runs beyond ``LONG_LIMIT``; its slack columns off the direction (plus, minus)."""
+    dx, dy = DIRECTIONS[k]
+    u, v = s.u, s.v
+    root2 = math.sqrt(2.0)
+    plus, minus = p.var(SLACK_COST / UNIT), p.var(SLACK_COST / UNIT)
+    if dy == 0:
+        p.row({ys[v]: 1.0, ys[u]: -1.0, plus: -1.0, minus: 1.0}, 0.0, 0.0)
+        p.row({xs[v]: dx, xs[u]: -dx}, UNIT)
+        length = {xs[v]: dx, xs[u]: -dx}
+    elif dx == 0:
+        p.row({xs[v]: 1.0, xs[u]: -1.0, plus: -1.0, minus: 1.0}, 0.0, 0.0)
+        p.row({ys[v]: dy, ys[u]: -dy}, UNIT)
+        length = {ys[v]: dy, ys[u]: -dy}
+    else:
+        run = math.ceil(UNIT / root2)
+        p.row({xs[v]: dx, xs[u]: -dx, ys[v]: -dy, ys[u]: dy, plus: -1.0, minus: 1.0}, 0.0, 0.0)
+        p.row({xs[v]: dx, xs[u]: -dx}, run)
+        p.row({ys[v]: dy, ys[u]: -dy}, run)
+        h = root2 / 2
+        length = {xs[v]: dx * h, xs[u]: -dx * h, ys[v]: dy * h, ys[u]: -dy * h}
+    for col, c in length.items():
+        p.cost[col] += LENGTH_COST / UNIT * c
+    # integer coefficients only, so that the optimal vertex stays rational
+    long = p.var(LONG_COST / UNIT)
+    along = {xs[v]: dx, xs[u]: -dx} if dx else {ys[v]: dy, ys[u]: -dy}
+    most = LONG_LIMIT * UNIT / (root2 if dx and dy else 1.0)
+    p.row({**along, long: -1.0}, upper=math.floor(most))
+    return plus, minus
+
+
+def _box_rows(p: Program, net: Network, xs: list[int], ys: list[int], scale: float) -> int:
+    """The stations' extent against the sheet's box; the column of the overflow."""
     bw, bh = box_units(scale)
     over = p.var(OVERFLOW_COST / UNIT)
     for cols, size in ((xs, bw), (ys, bh)):
-        lo, hi = p.var(0.0, -big, big), p.var(0.0, -big, big)
-        for i in range(n):
+        lo, hi = p.var(0.0, -_FAR, _FAR), p.var(0.0, -_FAR, _FAR)
+        for i in range(len(cols)):
             if net.incident[i]:
                 p.row({cols[i]: 1.0, lo: -1.0}, 0.0)
                 p.row({hi: 1.0, cols[i]: -1.0}, 0.0)
         p.row({hi: 1.0, lo: -1.0, over: -1.0}, upper=math.floor(size))
+    return over
+
+
+def _separation_rows(
+    p: Program, net: Network, seps: dict[tuple, Separation], moving: set[int],
+    xs: list[int], ys: list[int], scale: float, big_m: float,
+) -> tuple[dict[tuple, int], dict[tuple, list[tuple[tuple[int, int], int]]]]:  # fmt: skip
+    """Every separation kept along its axis (with a priced slack); for a pair the repair
+    moves, along any axis the input has it apart. The slack columns, and the axis choices."""
     sep_slack: dict[tuple, int] = {}
     either: dict[tuple, list[tuple[tuple[int, int], int]]] = {}
-    moving = {n for e in pick for n in (net.stretches[e].u, net.stretches[e].v)}
     for key, sep in seps.items():
         if sep.axis is None:
             continue
@@ -415,15 +460,4 @@ def _solve(
                         p.row(row, need - big_m)
                     else:
                         p.row(row, need)
-    sol = p.solve(time_limit)
-    if not sol.ok:
-        return None
-    val = sol.values
-    if pick:
-        direction.update(picked(pick, val))
-    for key, opts in either.items():
-        seps[key].axis = max(opts, key=lambda az: val[az[1]])[0]
-    xy = [(val[xs[i]], val[ys[i]]) for i in range(n)]
-    off = {e: val[a] + val[b] for e, (a, b) in slack_cols.items() if val[a] + val[b] > 1e-6}
-    unmet = [key for key, col in sep_slack.items() if val[col] > 1e-6]
-    return xy, off, unmet, val[over]
+    return sep_slack, either

@@ -60,6 +60,12 @@ def candidates(
     return [k for k in near if (e, k % 8) not in banned][:count]
 
 
+Pick = dict[int, list[tuple[int, int]]]
+"""Stretch -> [(unwrapped direction k, its binary's column)]."""
+Term = list[tuple[float, int | None]]
+"""A direction as (value, column) options: column None for a fixed direction's value."""
+
+
 def add_choice(
     p: Program,
     net: Network,
@@ -68,7 +74,7 @@ def add_choice(
     banned: set[tuple[int, int]],
     allow_45: bool,
     count: int = CANDIDATES,
-) -> dict[int, list[tuple[int, int]]] | None:
+) -> Pick | None:
     """Add to ``p`` the choice of direction of every stretch in ``free``: one binary per
     candidate, the cyclic order at every station a free stretch touches, and the bends.
 
@@ -76,7 +82,7 @@ def add_choice(
     between pinned stations). Returns stretch -> [(unwrapped k, column)], None when a
     stretch has no candidate left.
     """
-    pick: dict[int, list[tuple[int, int]]] = {}
+    pick: Pick = {}
     for e in sorted(free):
         s = net.stretches[e]
         theta = net.angle(e, s.u)
@@ -85,17 +91,26 @@ def add_choice(
             return None
         pick[e] = [(k, p.binary(deviation_cost(abs(k - theta)))) for k in cands]
         p.row({j: 1.0 for _, j in pick[e]}, 1.0, 1.0)
+    _add_orders(p, net, pick, fixed)
+    _add_bends(p, net, pick, fixed, allow_45)
+    return pick
 
-    def outward(e: int, node: int, near: float) -> list[tuple[float, int | None]]:
-        """(value, column) of a stretch's direction leaving ``node``, unwrapped near ``near``."""
-        s = net.stretches[e]
-        opts = [(fixed[e], None)] if e not in pick else pick[e]
-        out = []
-        for k, j in opts:
-            k2 = k + (0 if node == s.u else 4)
-            out.append((k2 + 8 * round((near - k2) / 8), j))
-        return out
 
+def _outward(net: Network, pick: Pick, fixed: dict[int, float], e: int, node: int,
+             near: float) -> Term:  # fmt: skip
+    """(value, column) of a stretch's direction leaving ``node``, unwrapped near ``near``."""
+    s = net.stretches[e]
+    opts = [(fixed[e], None)] if e not in pick else pick[e]
+    out: Term = []
+    for k, j in opts:
+        k2 = k + (0 if node == s.u else 4)
+        out.append((k2 + 8 * round((near - k2) / 8), j))
+    return out
+
+
+def _add_orders(p: Program, net: Network, pick: Pick, fixed: dict[int, float]) -> None:
+    """At every station a chosen stretch touches: each stretch's direction, in the drawn
+    cyclic order, exceeds the one before it (plus a full turn at the wrap)."""
     for node, inc in enumerate(net.incident):
         if len(inc) < 2 or not any(e in pick for e in inc):
             continue
@@ -107,35 +122,42 @@ def add_choice(
             while phi < base:
                 phi += 8.0
             phis.append(phi)
-        terms = [outward(e, node, phi) for e, phi in zip(order, phis, strict=True)]
+        terms = [
+            _outward(net, pick, fixed, e, node, phi) for e, phi in zip(order, phis, strict=True)
+        ]
         n = len(order)
         for i in range(n):
-            a, b = terms[i], terms[(i + 1) % n]
-            wrap = 8.0 if i == n - 1 else 0.0
-            whole = all(float(v).is_integer() for v, _ in a + b)
-            gap = 1.0 if whole else 0.05
-            # the next stretch's direction (plus a turn, at the wrap) exceeds this one's
-            row: dict[int, float] = {}
-            const = wrap
-            for val, j in b:
-                if j is None:
-                    const += val
-                else:
-                    row[j] = row.get(j, 0.0) + val
-            for val, j in a:
-                if j is None:
-                    const -= val
-                else:
-                    row[j] = row.get(j, 0.0) - val
-            if row:
-                p.row(row, gap - const)
+            _add_order_row(p, terms[i], terms[(i + 1) % n], 8.0 if i == n - 1 else 0.0)
 
+
+def _add_order_row(p: Program, a: Term, b: Term, wrap: float) -> None:
+    """``b`` (plus ``wrap``) at least a step above ``a``: a whole eighth between directions,
+    a twentieth where an angle is kept as drawn."""
+    whole = all(float(v).is_integer() for v, _ in a + b)
+    gap = 1.0 if whole else 0.05
+    row: dict[int, float] = {}
+    const = wrap
+    for sign, term in ((1.0, b), (-1.0, a)):
+        for val, j in term:
+            if j is None:
+                const += sign * val
+            else:
+                row[j] = row.get(j, 0.0) + sign * val
+    if row:
+        p.row(row, gap - const)
+
+
+def _add_bends(
+    p: Program, net: Network, pick: Pick, fixed: dict[int, float], allow_45: bool
+) -> None:
+    """Each line's bends: doubling back (and 45° unless allowed) forbidden, the others
+    priced by ``BEND_COST`` (a column of its own where two choices make the bend)."""
     pairs: dict[tuple[int, int], float] = {}
     for t in net.turns:
         if t.a not in pick and t.b not in pick:
             continue
-        for va, ja in outward(t.a, t.at, 0.0):
-            for vb, jb in outward(t.b, t.at, 0.0):
+        for va, ja in _outward(net, pick, fixed, t.a, t.at, 0.0):
+            for vb, jb in _outward(net, pick, fixed, t.b, t.at, 0.0):
                 if not (float(va).is_integer() and float(vb).is_integer()):
                     continue
                 eighths = bend_eighths(int(va), int(vb))
@@ -154,7 +176,6 @@ def add_choice(
             continue
         z = p.var(cost, 0.0, 1.0)
         p.row({z: 1.0, ja: -1.0, jb: -1.0}, -1.0)
-    return pick
 
 
 def choose(

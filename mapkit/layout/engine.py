@@ -114,111 +114,162 @@ def run(
 ) -> Drawn:
     """The best drawing found by ``deadline``: every stretch on its direction if possible,
     and (measured on ``city``'s sheets with the stations moved) nothing too close."""
-    lengths = [math.dist(net.xy[s.u], net.xy[s.v]) for s in net.stretches]
-    lengths = [d for d in lengths if d > 0]
-    if not lengths:
-        raise LayoutError("every stretch has length 0: stations sit on top of each other")
-    live = [i for i, inc in enumerate(net.incident) if inc] or list(range(len(net.xy)))
-    scale = START_SCALE
-    bw, bh = box_units(scale)
-    w_in = max(net.xy[i][0] for i in live) - min(net.xy[i][0] for i in live)
-    h_in = max(net.xy[i][1] for i in live) - min(net.xy[i][1] for i in live)
-    k = max(TARGET_SPACING * UNIT / statistics.median(lengths), UNIT / min(lengths))
-    k = min(k, 0.95 * bw / max(w_in, 1e-9), 0.95 * bh / max(h_in, 1e-9))
-    scale_k = 1.0
-    fixed = {i: (net.xy[i][0] * k, net.xy[i][1] * k) for i in pinned}
-    frozen: dict[int, float] = {}
-    for e, s in enumerate(net.stretches):
-        if s.u in pinned and s.v in pinned:
-            frozen[e] = net.angle(e, s.u)
-    banned: set[tuple[int, int]] = set()
-    best: Drawn | None = None
-    seps = None
-    attempts = 0
-    direction: dict[int, int] | None = None
-    repair: Repair | None = None
-    hops = 0
-    repairs = 0
-    sharp = False
-    while True:
-        attempts += 1
-        if repair is None and direction is None:
-            left = deadline - time.monotonic()
-            choice = choose(net, frozen, banned, allow_45, max(left, 0.05))
-            if choice is None:
-                break
-            direction = choice.direction
-            if choice.sharp and not allow_45:
-                allow_45 = sharp = True
-        targets = [(round(x * k * scale_k), round(y * k * scale_k)) for x, y in net.xy]
+    search = _Search(net, pinned, allow_45, deadline, city)
+    while search.step(say):
+        pass
+    return search.best_drawing()
+
+
+class _Search:
+    """The loop's state: the directions and the stretches being repaired, the print scale
+    aimed at, the separations found so far, and the best drawing yet."""
+
+    def __init__(
+        self,
+        net: Network,
+        pinned: set[int],
+        allow_45: bool,
+        deadline: float,
+        city: CityMap | None,
+    ) -> None:
+        lengths = [math.dist(net.xy[s.u], net.xy[s.v]) for s in net.stretches]
+        lengths = [d for d in lengths if d > 0]
+        if not lengths:
+            raise LayoutError("every stretch has length 0: stations sit on top of each other")
+        self.net, self.pinned, self.allow_45, self.deadline, self.city = (
+            net, pinned, allow_45, deadline, city,
+        )  # fmt: skip
+        self.live = [i for i, inc in enumerate(net.incident) if inc] or list(range(len(net.xy)))
+        bw, bh = box_units(START_SCALE)
+        w_in = max(net.xy[i][0] for i in self.live) - min(net.xy[i][0] for i in self.live)
+        h_in = max(net.xy[i][1] for i in self.live) - min(net.xy[i][1] for i in self.live)
+        k = max(TARGET_SPACING * UNIT / statistics.median(lengths), UNIT / min(lengths))
+        self.k = min(k, 0.95 * bw / max(w_in, 1e-9), 0.95 * bh / max(h_in, 1e-9))
+        self.rescale(START_SCALE)
+        self.frozen = {
+            e: net.angle(e, s.u)
+            for e, s in enumerate(net.stretches)
+            if s.u in pinned and s.v in pinned
+        }
+        self.banned: set[tuple[int, int]] = set()
+        self.best: Drawn | None = None
+        self.seps = None
+        self.attempts = 0
+        self.direction: dict[int, int] | None = None
+        self.repair: Repair | None = None
+        self.hops = 0
+        self.repairs = 0
+        self.sharp = False
+
+    def rescale(self, scale: float) -> None:
+        """Aim at ``scale`` (mm a unit): the targets and the pinned stations grow to match."""
+        self.scale = scale
+        self.scale_k = START_SCALE / scale
+        k, sk, xy = self.k, self.scale_k, self.net.xy
+        self.fixed = {i: (xy[i][0] * k * sk, xy[i][1] * k * sk) for i in self.pinned}
+
+    def step(self, say: Callable[[str], None] | None) -> bool:
+        """One attempt: choose directions if none are held, place the stations, keep the
+        drawing if it is the best yet; whether to go on."""
+        net = self.net
+        self.attempts += 1
+        if self.repair is None and self.direction is None and not self.choose():
+            return False
+        k, sk = self.k, self.scale_k
+        targets = [(round(x * k * sk), round(y * k * sk)) for x, y in net.xy]
         placed = solve_coordinates(
-            net, direction, targets, fixed, set(frozen), scale, deadline, seps, repair
-        )
+            net, self.direction, targets, self.fixed, set(self.frozen), self.scale,
+            self.deadline, self.seps, self.repair,
+        )  # fmt: skip
         if placed is None:
-            if repair is not None and hops < MAX_HOPS:
-                hops += 1
-                repair.free = _near(net, repair.free, 1) - set(frozen)
-                repair.banned = banned
-                continue
-            break
-        direction = placed.direction
-        seps = placed.separations
-        drawn = Drawn(placed.xy, direction, placed, k * scale_k, attempts)
-        drawn.conflicts = (
-            printed_conflicts(city, placed.xy)
-            if city is not None
-            else len(
-                find_conflicts(
-                    net, placed.xy, min(mm_per_unit([placed.xy[i] for i in live]), scale)
-                )
-            )
-        )
-        if best is None or drawn.score < best.score:
-            best = drawn
+            return self.widen_repair()
+        self.direction = placed.direction
+        self.seps = placed.separations
+        drawn = Drawn(placed.xy, self.direction, placed, k * sk, self.attempts)
+        drawn.conflicts = self.conflicts(placed)
+        if self.best is None or drawn.score < self.best.score:
+            self.best = drawn
         if say:
-            say(
-                f"attempt {attempts} at {scale:.2f} mm a unit"
-                + (f", {len(repair.free)} stretches re-chosen" if repair else "")
-                + f": {len(placed.off_direction)} stretches off their direction, "
-                f"{len(placed.unmet)} clearances unmet, {placed.overflow:.1f} units too wide"
-            )
-        if drawn.score == (0, 0) or time.monotonic() > deadline:
-            break
-        if (placed.off_direction or placed.unmet) and repairs >= MAX_REPAIRS:
+            say(self.progress(placed))
+        if drawn.score == (0, 0) or time.monotonic() > self.deadline:
+            return False
+        return self.next_attempt(placed)
+
+    def choose(self) -> bool:
+        """New directions for every stretch; False when there are none."""
+        left = self.deadline - time.monotonic()
+        choice = choose(self.net, self.frozen, self.banned, self.allow_45, max(left, 0.05))
+        if choice is None:
+            return False
+        self.direction = choice.direction
+        if choice.sharp and not self.allow_45:
+            self.allow_45 = self.sharp = True
+        return True
+
+    def widen_repair(self) -> bool:
+        """A repair that found no placement: re-choose a stretch further around, a few times."""
+        if self.repair is None or self.hops >= MAX_HOPS:
+            return False
+        self.hops += 1
+        self.repair.free = _near(self.net, self.repair.free, 1) - set(self.frozen)
+        self.repair.banned = self.banned
+        return True
+
+    def conflicts(self, placed: Placement) -> int:
+        if self.city is not None:
+            return printed_conflicts(self.city, placed.xy)
+        scale = min(mm_per_unit([placed.xy[i] for i in self.live]), self.scale)
+        return len(find_conflicts(self.net, placed.xy, scale))
+
+    def progress(self, placed: Placement) -> str:
+        repair = self.repair
+        return (
+            f"attempt {self.attempts} at {self.scale:.2f} mm a unit"
+            + (f", {len(repair.free)} stretches re-chosen" if repair else "")
+            + f": {len(placed.off_direction)} stretches off their direction, "
+            f"{len(placed.unmet)} clearances unmet, {placed.overflow:.1f} units too wide"
+        )
+
+    def next_attempt(self, placed: Placement) -> bool:
+        """What to try after a drawing with problems: repair them, a smaller scale when
+        repairs do not help or the drawing is too wide; False when nothing is left."""
+        trouble = placed.off_direction or placed.unmet
+        if trouble and self.repairs >= MAX_REPAIRS:
             # this scale is too tight for the map's centre: start again a size smaller
-            if scale <= MIN_SCALE:
-                break
-            repairs, repair, direction, seps = 0, None, None, None
-            scale = max(scale * 0.9, MIN_SCALE)
-            scale_k = START_SCALE / scale
-            fixed = {i: (net.xy[i][0] * k * scale_k, net.xy[i][1] * k * scale_k) for i in pinned}
-        elif placed.off_direction or placed.unmet:
-            repairs += 1
-            trouble = _near(net, set(placed.off_direction), 1)
+            if self.scale <= MIN_SCALE:
+                return False
+            self.repairs, self.repair, self.direction, self.seps = 0, None, None, None
+            self.rescale(max(self.scale * 0.9, MIN_SCALE))
+        elif trouble:
+            self.repairs += 1
+            near = _near(self.net, set(placed.off_direction), 1)
             for sep in placed.unmet:
                 pts = set(sep.first) | set(sep.second)
-                trouble |= {e for i in pts for e in net.incident[i]}
-            hops = 0
-            repair = Repair(_near(net, trouble, hops) - set(frozen), frozen, banned, allow_45)
-        elif scale > MIN_SCALE:
+                near |= {e for i in pts for e in self.net.incident[i]}
+            self.hops = 0
+            free = _near(self.net, near, self.hops) - set(self.frozen)
+            self.repair = Repair(free, self.frozen, self.banned, self.allow_45)
+        elif self.scale > MIN_SCALE:
             # too wide for the paper at this scale: the same directions at a smaller one
-            repair = None
-            bw, bh = box_units(scale)
-            xs = [placed.xy[i][0] for i in live]
-            ys = [placed.xy[i][1] for i in live]
+            self.repair = None
+            bw, bh = box_units(self.scale)
+            xs = [placed.xy[i][0] for i in self.live]
+            ys = [placed.xy[i][1] for i in self.live]
             fit = min(bw / max(max(xs) - min(xs), 1e-9), bh / max(max(ys) - min(ys), 1e-9))
-            scale = max(min(scale * fit, scale * 0.97), MIN_SCALE)
-            scale_k = START_SCALE / scale
-            fixed = {i: (net.xy[i][0] * k * scale_k, net.xy[i][1] * k * scale_k) for i in pinned}
+            self.rescale(max(min(self.scale * fit, self.scale * 0.97), MIN_SCALE))
         else:
-            break
-    if best is None:
-        node = crowded(net)
-        where = f" (the tightest: station '{net.ids[node]}')" if node is not None else ""
-        raise LayoutError(
-            "no octilinear directions keep the order of the lines at every station within "
-            f"the time limit{where}"
-        )
-    best.attempts = attempts
-    best.sharp = sharp
-    return best
+            return False
+        return True
+
+    def best_drawing(self) -> Drawn:
+        """The best drawing of the search; LayoutError naming the tightest station if none."""
+        if self.best is None:
+            node = crowded(self.net)
+            where = f" (the tightest: station '{self.net.ids[node]}')" if node is not None else ""
+            raise LayoutError(
+                "no octilinear directions keep the order of the lines at every station within "
+                f"the time limit{where}"
+            )
+        self.best.attempts = self.attempts
+        self.best.sharp = self.sharp
+        return self.best

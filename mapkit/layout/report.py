@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 from mapkit.layout.network import Network, build_network
 from mapkit.mapfile.model import CityMap
+from mapkit.sheet import SheetLayout
 
 ANGLE_TOL = 1e-6
 """Degrees from a multiple of 45° that still count as on one of the eight directions."""
@@ -184,15 +185,14 @@ def topology(net: Network, xy_in, xy_out) -> list[str]:
         )
     # a station beside a stretch (its foot inside the stretch, in both drawings) stays on
     # the same side of it
+    import numpy as np
+
+    live = np.array([bool(inc) for inc in net.incident])
+    pin, pout = np.asarray(xy_in, dtype=float), np.asarray(xy_out, dtype=float)
     for s in net.stretches:
-        for w in range(len(net.ids)):
-            if w in (s.u, s.v) or not net.incident[w]:
-                continue
-            if not (
-                _beside(xy_in[w], xy_in[s.u], xy_in[s.v])
-                and _beside(xy_out[w], xy_out[s.u], xy_out[s.v])
-            ):
-                continue
+        near = _beside(pin, pin[s.u], pin[s.v]) & _beside(pout, pout[s.u], pout[s.v]) & live
+        near[[s.u, s.v]] = False
+        for w in np.flatnonzero(near).tolist():
             if _side(xy_in[w], xy_in[s.u], xy_in[s.v]) != _side(
                 xy_out[w], xy_out[s.u], xy_out[s.v]
             ):
@@ -203,26 +203,30 @@ def topology(net: Network, xy_in, xy_out) -> list[str]:
     return found
 
 
-def _beside(p, a, b, reach: float = 1.5) -> bool:
-    """Whether p's foot on line ab falls inside the segment and p is within ``reach``
-    stretch lengths of it: near enough that its side is part of the map's topology."""
+def _beside(p, a, b, reach: float = 1.5):
+    """For each point of ``p`` (an n x 2 array), whether its foot on line ab falls inside
+    the segment and it is within ``reach`` stretch lengths of it: near enough that its side
+    is part of the map's topology."""
+    import numpy as np
+
     dx, dy = b[0] - a[0], b[1] - a[1]
     den = dx * dx + dy * dy
     if den == 0:
-        return False
-    t = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / den
-    dist = abs(dx * (p[1] - a[1]) - dy * (p[0] - a[0])) / math.sqrt(den)
-    return 0.0 < t < 1.0 and dist < reach * math.sqrt(den)
+        return np.zeros(len(p), dtype=bool)
+    t = ((p[:, 0] - a[0]) * dx + (p[:, 1] - a[1]) * dy) / den
+    dist = np.abs(dx * (p[:, 1] - a[1]) - dy * (p[:, 0] - a[0])) / math.sqrt(den)
+    return (t > 0.0) & (t < 1.0) & (dist < reach * math.sqrt(den))
 
 
-def bundle_crossings(city: CityMap) -> int:
+def bundle_crossings(city: CityMap, sheet: SheetLayout | None = None) -> int:
     """Crossings of two lines' printed strokes near a station both serve, where they run
-    side by side into it: the line-ordering crossings of a bundle."""
+    side by side into it: the line-ordering crossings of a bundle (measured on ``sheet``,
+    by default the A4 one)."""
     from shapely import LineString
 
     from mapkit.sheet import layout
 
-    sheet = layout(city, "a4")
+    sheet = sheet or layout(city, "a4")
     pair_edges: dict[frozenset, int] = {}
     for ln in city.lines:
         stops = list(ln.stops) + ([ln.stops[0]] if ln.loop else [])
@@ -288,7 +292,7 @@ def measure(
         max_spacing_mm=max(gaps, default=0.0),
         mean_displacement_mm=sum(moves) / len(moves) if moves else 0.0,
         max_displacement_mm=max(moves, default=0.0),
-        bundle_crossings=bundle_crossings(after),
+        bundle_crossings=bundle_crossings(after, sb if paper == "a4" else None),
         seconds=seconds,
         attempts=attempts,
     )

@@ -28,6 +28,9 @@ MARGIN_MM = 0.05
 """Kept beyond ``CLEARANCE_MM`` so that rounding never brings a wagon below it."""
 EXTRA_MM = (0.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0, 30.0, 40.0)
 ROUNDS = 6
+REACH_MM = 12.0
+"""Clearance is measured exactly up to this; anything farther counts as this far (a spot
+that clear is as good as any)."""
 
 
 @dataclass(frozen=True)
@@ -89,10 +92,12 @@ class _Sheet:
     ids: list[str]
     marks: object
     centres: object
-    bodies: object
     segments: object
     segment_line: list[str]
     segment_ends: list[tuple[Point, Point]]
+    mark_tree: object
+    centre_tree: object
+    segment_tree: object
 
     @classmethod
     def of(cls, city: CityMap, paper: str) -> _Sheet:
@@ -104,25 +109,29 @@ class _Sheet:
         for sid in ids:
             a, b = sheet.station_mark(sid)
             marks.append(Point(a) if a == b else LineString([a, b]))
-        bodies, segs, seg_line = [], [], []
+        segs, seg_line = [], []
         for ln in city.lines:
             pts = tuple((sheet.drawn_routes.get(ln.id) or sheet.routes[ln.id])[1:])
-            if len(pts) >= 2:
-                bodies.append(LineString(pts))
             for p, q in itertools.pairwise(pts):
                 segs.append((p, q))
                 seg_line.append(ln.id)
         import numpy as np
+        from shapely import STRtree
 
+        mark_arr = np.array(marks, dtype=object)
+        centres = points([sheet.stations[i] for i in ids])
+        seg_arr = linestrings(segs) if segs else np.array([], dtype=object)
         return cls(
             sheet,
             ids,
-            np.array(marks, dtype=object),
-            points([sheet.stations[i] for i in ids]),
-            np.array(bodies, dtype=object),
-            linestrings(segs) if segs else np.array([], dtype=object),
+            mark_arr,
+            centres,
+            seg_arr,
             seg_line,
             segs,
+            STRtree(mark_arr),
+            STRtree(centres),
+            STRtree(seg_arr),
         )
 
 
@@ -142,9 +151,15 @@ def _clearance(
     m = METRICS
     s = sh.sheet
     poly = shapely.box(rect.x, rect.y, rect.right, rect.bottom)
-    best = float(shapely.distance(poly, sh.marks).min()) - m.station_r
-    if len(sh.bodies):
-        best = min(best, float(shapely.distance(poly, sh.bodies).min()) - m.line_w / 2)
+    best = REACH_MM
+    around = shapely.box(rect.x - REACH_MM, rect.y - REACH_MM, rect.right + REACH_MM,
+                         rect.bottom + REACH_MM)  # fmt: skip
+    near = sh.mark_tree.query(around)
+    if len(near):
+        best = min(best, float(shapely.distance(poly, sh.marks[near]).min()) - m.station_r)
+    near = sh.segment_tree.query(around)
+    if len(near):
+        best = min(best, float(shapely.distance(poly, sh.segments[near]).min()) - m.line_w / 2)
     if best < CLEARANCE_MM:
         return best
     first = s.stations[ln.stops[0]]
@@ -160,18 +175,32 @@ def _clearance(
             return -1.0
     # the lead-in: clear of other stations, and never along another line beyond the first stop
     lead = shapely.LineString([anchor, first])
-    near = shapely.distance(lead, sh.centres)
     reach = m.station_r + m.line_w / 2 + m.near_line + 0.3
-    for k in (near < reach).nonzero()[0].tolist():
-        if sh.ids[k] != ln.stops[0]:
+    near = sh.centre_tree.query(_grown(lead, reach))
+    for k in near.tolist():
+        if sh.ids[k] != ln.stops[0] and shapely.distance(lead, sh.centres[k]) < reach:
             return -1.0
     out = _trim(anchor, first, m.station_r + 1.0)
     if out is not None and len(sh.segments):
-        gaps = shapely.distance(shapely.LineString(out), sh.segments)
-        for k in (gaps < m.line_w + m.parallel_gap).nonzero()[0].tolist():
-            if sh.segment_line[k] != ln.id and not _square_crossing(out, sh.segment_ends[k]):
+        gap = m.line_w + m.parallel_gap
+        stub = shapely.LineString(out)
+        for k in sh.segment_tree.query(_grown(stub, gap)).tolist():
+            if (
+                sh.segment_line[k] != ln.id
+                and shapely.distance(stub, sh.segments[k]) < gap
+                and not _square_crossing(out, sh.segment_ends[k])
+            ):
                 return -1.0
     return best
+
+
+def _grown(geom, by: float):
+    """The bounding box of ``geom`` grown by ``by`` mm (an STRtree query for what may lie
+    within ``by``; boxes are far cheaper to query than distances)."""
+    import shapely
+
+    x0, y0, x1, y1 = geom.bounds
+    return shapely.box(x0 - by, y0 - by, x1 + by, y1 + by)
 
 
 def _square_crossing(a: tuple[Point, Point], b: tuple[Point, Point]) -> bool:
@@ -222,6 +251,7 @@ def place_wagons(
     papers: Iterable[str] = ("a4", "letter"),
     lines: Iterable[str] | None = None,
     strict: bool = True,
+    deadline: float | None = None,
 ) -> dict[str, Point]:
     """New depot positions (map units) for ``lines`` (all by default): each wagon beside its
     line's first station, at least ``CLEARANCE_MM`` from every other station, line and wagon
@@ -229,7 +259,8 @@ def place_wagons(
 
     Raises ``WagonError`` when a wagon finds no clear spot (a crowded first station); with
     ``strict=False`` such a wagon gets the roomiest spot instead (``wagon_clearance`` says
-    how clear it is).
+    how clear it is). ``deadline`` (``time.monotonic()``): the search stops there, and the
+    wagons not yet clear count as without a spot.
     """
     papers = tuple(papers)
     todo = [ln.id for ln in city.lines] if lines is None else list(lines)
@@ -240,6 +271,7 @@ def place_wagons(
     unplaced = list(order)
     failed: list[str] = []
     for _ in range(ROUNDS):
+        before = dict(depots)
         current = _with_depots(city, depots)
         sheets = {p: _Sheet.of(current, p) for p in papers}
         placed: dict[str, dict[str, Rect]] = {
@@ -250,7 +282,7 @@ def place_wagons(
         for lid in unplaced:
             ln = current.line(lid)
             w, h, _ = wagon_size(ln)
-            spot = _first_clear(current, ln, w, h, sheets, placed)
+            spot = _first_clear(current, ln, w, h, sheets, placed, deadline)
             if spot is None:
                 failed.append(lid)
                 continue
@@ -272,11 +304,13 @@ def place_wagons(
                     break
         if not unplaced:
             return {lid: depots[lid] for lid in todo}
+        if depots == before or _late(deadline):
+            break  # the next round would search the same sheets again, or no time is left
     if not strict:
         for lid in unplaced:
             ln = current.line(lid)
             w, h, _ = wagon_size(ln)
-            depots[lid] = _roomiest(current, ln, w, h, sheets)
+            depots[lid] = _roomiest(current, ln, w, h, sheets, deadline)
         return {lid: depots[lid] for lid in todo}
     raise WagonError(
         "no clear spot for the wagon of line "
@@ -286,12 +320,28 @@ def place_wagons(
     )
 
 
-def _roomiest(city: CityMap, ln: Line, w: float, h: float, sheets: Mapping[str, _Sheet]) -> Point:
-    """The candidate spot with the most room (for a wagon with no clear spot)."""
+def _late(deadline: float | None) -> bool:
+    import time
+
+    return deadline is not None and time.monotonic() > deadline
+
+
+def _roomiest(
+    city: CityMap,
+    ln: Line,
+    w: float,
+    h: float,
+    sheets: Mapping[str, _Sheet],
+    deadline: float | None = None,
+) -> Point:
+    """The candidate spot with the most room (for a wagon with no clear spot), of those
+    measured by ``deadline``."""
     scale = min(sh.sheet.scale for sh in sheets.values())
     first = city.station(ln.stops[0]).xy
     best, where = -math.inf, first
     for spot in _spots(ln, city, w, h):
+        if _late(deadline):
+            break
         depot = (first[0] + spot.dx / scale, first[1] + spot.dy / scale)
         room = math.inf
         for sh in sheets.values():
@@ -328,14 +378,17 @@ def _first_clear(
     h: float,
     sheets: Mapping[str, _Sheet],
     placed: Mapping[str, Mapping[str, Rect]],
+    deadline: float | None = None,
 ) -> Point | None:
-    """The best clear spot, as a depot position in map units."""
+    """The best clear spot, as a depot position in map units (None: none by ``deadline``)."""
     scale = min(sh.sheet.scale for sh in sheets.values())
     first = city.station(ln.stops[0]).xy
     spots = _spots(ln, city, w, h)
     # spots on the paper as it is first (they keep the scale), then any (the sheet shrinks)
     for inside in (True, False):
         for spot in spots:
+            if _late(deadline):
+                return None
             depot = (first[0] + spot.dx / scale, first[1] + spot.dy / scale)
             ok = True
             for p, sh in sheets.items():

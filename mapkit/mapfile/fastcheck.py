@@ -51,101 +51,146 @@ def _never(_value: Any) -> bool:
     return False
 
 
-def compile_check(schema: dict[str, Any]) -> Check:
-    """A function that is True only for documents valid under ``schema`` (draft-07)."""
-    defs = schema.get("definitions", {})
-    compiled: dict[str, Check] = {}
+class _Compiler:
+    """Turns schema nodes into checks; ``$ref`` names are resolved when a check runs, so the
+    definitions may refer to one another (and to themselves) in any order."""
 
-    def ref(name: str) -> Check:
+    def __init__(self) -> None:
+        self.compiled: dict[str, Check] = {}
+
+    def ref(self, name: str) -> Check:
+        compiled = self.compiled
+
         def run(value: Any) -> bool:
             return compiled[name](value)
 
         return run
 
-    def build(node: dict[str, Any]) -> Check:
-        checks: list[Check] = []
-        for key, arg in node.items():
-            if key in _IGNORED:
-                continue
-            checks.append(keyword(key, arg, node))
+    def keyword(self, key: str, arg: Any, node: dict[str, Any]) -> Check:
+        make = _KEYWORDS.get(key)
+        if make is None:
+            raise Unsupported(key)
+        return make(self, arg, node)
+
+    def build(self, node: dict[str, Any]) -> Check:
+        checks = [self.keyword(key, arg, node) for key, arg in node.items() if key not in _IGNORED]
         if len(checks) == 1:
             return checks[0]
         return lambda v: all(c(v) for c in checks)
 
-    def keyword(key: str, arg: Any, node: dict[str, Any]) -> Check:
-        if key == "$ref":
-            if not arg.startswith("#/definitions/"):
-                raise Unsupported(arg)
-            return ref(arg.rsplit("/", 1)[1])
-        if key == "type":
-            kinds = [_TYPES[t] for t in ([arg] if isinstance(arg, str) else arg)]
-            return lambda v: any(k(v) for k in kinds)
-        if key == "const":
-            return lambda v: _same(v, arg)
-        if key == "enum":
-            return lambda v: any(_same(v, a) for a in arg)
-        if key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-            test = {
-                "minimum": lambda v: v >= arg,
-                "maximum": lambda v: v <= arg,
-                "exclusiveMinimum": lambda v: v > arg,
-                "exclusiveMaximum": lambda v: v < arg,
-            }[key]
-            return lambda v: not _TYPES["number"](v) or test(v)
-        if key in ("minLength", "maxLength"):
-            if key == "minLength":
-                return lambda v: not isinstance(v, str) or len(v) >= arg
-            return lambda v: not isinstance(v, str) or len(v) <= arg
-        if key == "pattern":
-            rx = re.compile(arg)
-            return lambda v: not isinstance(v, str) or rx.search(v) is not None
-        if key in ("minItems", "maxItems"):
-            if key == "minItems":
-                return lambda v: not isinstance(v, list) or len(v) >= arg
-            return lambda v: not isinstance(v, list) or len(v) <= arg
-        if key == "uniqueItems":
-            if not arg:
-                return lambda v: True
 
-            def unique(v: Any) -> bool:
-                if not isinstance(v, list):
-                    return True
-                if not all(isinstance(x, str) for x in v):
-                    raise _Unsure
-                return len(set(v)) == len(v)
+Keyword = Callable[[_Compiler, Any, dict[str, Any]], Check]
 
-            return unique
-        if key == "items":
-            if not isinstance(arg, dict):
-                raise Unsupported("items as a list")
-            item = build(arg)
-            return lambda v: not isinstance(v, list) or all(item(x) for x in v)
-        if key == "required":
-            return lambda v: not isinstance(v, dict) or all(k in v for k in arg)
-        if key == "properties":
-            props = {k: build(s) for k, s in arg.items()}
-            return lambda v: (
-                not isinstance(v, dict) or all(props[k](x) for k, x in v.items() if k in props)
-            )
-        if key == "additionalProperties":
-            if arg is not False or "patternProperties" in node:
-                raise Unsupported("additionalProperties other than false")
-            known = set(node.get("properties", {}))
-            return lambda v: not isinstance(v, dict) or set(v) <= known
-        if key in ("anyOf", "oneOf"):
-            subs = [build(s) for s in arg]
-            if key == "anyOf":
-                return lambda v: any(s(v) for s in subs)
-            return lambda v: sum(1 for s in subs if s(v)) == 1
-        if key == "not":
-            sub = build(arg)
-            return lambda v: not sub(v)
-        raise Unsupported(key)
 
+def _ref(c: _Compiler, arg: str, node: dict[str, Any]) -> Check:
+    if not arg.startswith("#/definitions/"):
+        raise Unsupported(arg)
+    return c.ref(arg.rsplit("/", 1)[1])
+
+
+def _type(c: _Compiler, arg: str | list[str], node: dict[str, Any]) -> Check:
+    kinds = [_TYPES[t] for t in ([arg] if isinstance(arg, str) else arg)]
+    return lambda v: any(k(v) for k in kinds)
+
+
+def _bound(test: Callable[[Any, Any], bool], applies: Check) -> Keyword:
+    """A keyword that tests values of one type against its argument and passes the rest."""
+
+    def keyword(c: _Compiler, arg: Any, node: dict[str, Any]) -> Check:
+        return lambda v: not applies(v) or test(v, arg)
+
+    return keyword
+
+
+def _pattern(c: _Compiler, arg: str, node: dict[str, Any]) -> Check:
+    rx = re.compile(arg)
+    return lambda v: not isinstance(v, str) or rx.search(v) is not None
+
+
+def _unique(v: Any) -> bool:
+    if not isinstance(v, list):
+        return True
+    if not all(isinstance(x, str) for x in v):
+        raise _Unsure
+    return len(set(v)) == len(v)
+
+
+def _unique_items(c: _Compiler, arg: bool, node: dict[str, Any]) -> Check:
+    return _unique if arg else lambda v: True
+
+
+def _items(c: _Compiler, arg: Any, node: dict[str, Any]) -> Check:
+    if not isinstance(arg, dict):
+        raise Unsupported("items as a list")
+    item = c.build(arg)
+    return lambda v: not isinstance(v, list) or all(item(x) for x in v)
+
+
+def _required(c: _Compiler, arg: list[str], node: dict[str, Any]) -> Check:
+    return lambda v: not isinstance(v, dict) or all(k in v for k in arg)
+
+
+def _properties(c: _Compiler, arg: dict[str, Any], node: dict[str, Any]) -> Check:
+    props = {k: c.build(s) for k, s in arg.items()}
+    return lambda v: not isinstance(v, dict) or all(props[k](x) for k, x in v.items() if k in props)
+
+
+def _additional(c: _Compiler, arg: Any, node: dict[str, Any]) -> Check:
+    if arg is not False or "patternProperties" in node:
+        raise Unsupported("additionalProperties other than false")
+    known = set(node.get("properties", {}))
+    return lambda v: not isinstance(v, dict) or set(v) <= known
+
+
+def _any_of(c: _Compiler, arg: list[Any], node: dict[str, Any]) -> Check:
+    subs = [c.build(s) for s in arg]
+    return lambda v: any(s(v) for s in subs)
+
+
+def _one_of(c: _Compiler, arg: list[Any], node: dict[str, Any]) -> Check:
+    subs = [c.build(s) for s in arg]
+    return lambda v: sum(1 for s in subs if s(v)) == 1
+
+
+def _not(c: _Compiler, arg: dict[str, Any], node: dict[str, Any]) -> Check:
+    sub = c.build(arg)
+    return lambda v: not sub(v)
+
+
+_KEYWORDS: dict[str, Keyword] = {
+    "$ref": _ref,
+    "type": _type,
+    "const": lambda c, arg, node: lambda v: _same(v, arg),
+    "enum": lambda c, arg, node: lambda v: any(_same(v, a) for a in arg),
+    "minimum": _bound(lambda v, arg: v >= arg, _TYPES["number"]),
+    "maximum": _bound(lambda v, arg: v <= arg, _TYPES["number"]),
+    "exclusiveMinimum": _bound(lambda v, arg: v > arg, _TYPES["number"]),
+    "exclusiveMaximum": _bound(lambda v, arg: v < arg, _TYPES["number"]),
+    "minLength": lambda c, arg, node: lambda v: not isinstance(v, str) or len(v) >= arg,
+    "maxLength": lambda c, arg, node: lambda v: not isinstance(v, str) or len(v) <= arg,
+    "pattern": _pattern,
+    "minItems": lambda c, arg, node: lambda v: not isinstance(v, list) or len(v) >= arg,
+    "maxItems": lambda c, arg, node: lambda v: not isinstance(v, list) or len(v) <= arg,
+    "uniqueItems": _unique_items,
+    "items": _items,
+    "required": _required,
+    "properties": _properties,
+    "additionalProperties": _additional,
+    "anyOf": _any_of,
+    "oneOf": _one_of,
+    "not": _not,
+}
+"""The draft-07 keywords implemented: each makes the check of its argument in a node (a
+keyword not here is Unsupported, and the schema is left to jsonschema)."""
+
+
+def compile_check(schema: dict[str, Any]) -> Check:
+    """A function that is True only for documents valid under ``schema`` (draft-07)."""
+    compiler = _Compiler()
     try:
-        for name, node in defs.items():
-            compiled[name] = build(node)
-        root = build(schema)
+        for name, node in schema.get("definitions", {}).items():
+            compiler.compiled[name] = compiler.build(node)
+        root = compiler.build(schema)
     except (Unsupported, KeyError, re.error):
         return _never
 
