@@ -13,9 +13,9 @@ import pytest
 from tests.studio_browser import centre, require_chromium, settle, tid
 
 require_chromium()
+from mapkit.importers import ImportConfig, network_to_map, read_gtfs  # noqa: E402
 from mapkit.mapfile import writer  # noqa: E402
-
-DATA = Path(__file__).resolve().parent / "data"
+from tests.feeds import cross_feed  # noqa: E402
 
 
 def _saved(tmp_path: Path, doc: dict, name: str = "tiny.json") -> Path:
@@ -214,19 +214,22 @@ def test_import_gtfs_replaces_the_map_and_undo_brings_it_back(studio, tmp_path, 
     assert tid(page, "import-message").inner_text() == (
         "not a GTFS feed: a feed is a zip file (stops.txt, routes.txt, ...)"
     )
-    tid(page, "import-file").set_input_files(str(DATA / "la-metro-rail.zip"))
+    feed = tmp_path / "tiny-transit.zip"
+    feed.write_bytes(cross_feed())
+    tid(page, "import-file").set_input_files(str(feed))
     tid(page, "import-run").click()
     tid(page, "banner-notes").wait_for()
+    want = network_to_map(read_gtfs(feed), ImportConfig(map_id="tiny"))
+    assert (want.stations, want.lines, want.problems) == (11, 3, (0, 0))
     assert tid(page, "banner-text").inner_text() == (
-        "Imported la-metro-rail.zip: 70 stations, 7 lines; it validates clean. "
+        "Imported tiny-transit.zip: 11 stations, 3 lines; it validates clean. "
         "Undo brings back the map you had."
     )
-    assert tid(page, "banner-notes").locator("li").count() == 5
+    assert tid(page, "banner-notes").locator("li").all_inner_texts() == want.notes
     assert tid(page, "import-dialog").is_hidden()
     settle(page)
-    doc = server.get("/api/map")["map"]
-    assert doc["name"] == "Los Angeles" and len(doc["stations"]) == 70
-    assert page.locator("#sheet-layer .station").count() == 70
+    assert server.get("/api/map")["map"] == want.doc
+    assert page.locator("#sheet-layer .station").count() == 11
     tid(page, "cmd-undo").click()
     settle(page)
     assert server.get("/api/map")["map"] == writer.normalize(tiny_doc)

@@ -188,9 +188,11 @@ BOMB = zipped({**feed_files(CROSS_STATIONS, CROSS_ROUTES), "stops.txt": b"0" * (
         ("?max_stations=1", cross_feed(), 400, "max stations must be 2 to 400"),
         ("?max_lines=ten", cross_feed(), 400, "max_lines must be a whole number, not 'ten'"),
         ("?paper=a3", cross_feed(), 400, "unknown paper 'a3'; known: a4, letter"),
+        ("?name=../../my%20feed%07.zip", cross_feed(stop_times_txt=None), 422,
+         "cannot import the feed: my feed.zip has no stop_times.txt: it is not a GTFS feed"),
     ],
  ids=["empty", "html", "truncated", "bomb", "no-stop-times", "no-such-routes", "unknown-kind",
-        "max-stations", "max-lines-word", "paper"],
+        "max-stations", "max-lines-word", "paper", "named"],
 )  # fmt: skip
 def test_import_refusals(folder, tiny_doc, query, body, status, message):
     with _open(folder, tiny_doc) as client:

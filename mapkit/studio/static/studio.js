@@ -1350,6 +1350,7 @@ async function runImport() {
   const query = new URLSearchParams({
     max_stations: q("import-max-stations").value, max_lines: q("import-max-lines").value,
     route_types: q("import-route-types").value, layout: q("import-layout").checked ? "1" : "0", paper: S.paper,
+    name: file.name,
   });
   q("import-run").disabled = true;
   say(`importing ${file.name}…`);
