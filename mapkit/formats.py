@@ -34,6 +34,9 @@ SUFFIXES = {
 }
 """File suffixes that name a format: ``-o x.json`` with ``--format text`` is refused."""
 
+DRAWINGS = {".svg": "svg", ".pdf": "pdf", ".png": "png"}
+"""The file formats of a drawing (a sheet, a heatmap), by the suffix that names them."""
+
 WRITERS: dict[str, dict[Format, str]] = {
     "validate": {
         Format.text: "mapkit.checks.report:to_text",

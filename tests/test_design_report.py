@@ -220,3 +220,17 @@ def test_sensitivity_on_common_decks() -> None:
     assert ("A", "windows -1") not in rows  # A has one window
     fewer = rows[("B", "windows -1")]
     assert fewer.mean is not None and significant(fewer.mean) and fewer.mean.value < 0
+
+
+def test_tension_and_decisions_figures_are_pinned() -> None:
+    """Both play the runner's games through its one loop (``play_out``); these figures are
+    those of their own loops before, so the games did not change."""
+    from mapkit.design.decisions import measure_decisions
+    from mapkit.design.tension import measure_tension
+
+    paris = load_map(ROOT / "maps" / "paris.json")
+    t = measure_tension(paris, 2, 3, 4, special=True, playouts=2, stride=4)
+    assert (t.lead_changes.value, t.drama.value, t.tie_rate.value) == (1 / 3, 0.5, 2 / 3)
+    assert (round(t.decided.value, 6), t.decided_round.value) == (0.866667, 50 / 3)
+    d = measure_decisions(paris, 1, 4, special=True, rollouts=1)
+    assert (d.turns, round(d.share.value, 6), round(d.regret.value, 6)) == (23, 0.434783, 1.268116)

@@ -6,7 +6,7 @@ import pytest
 
 from mapkit.mapfile import load_map
 from mapkit.render.cards import card_sheets
-from mapkit.render.export import PdfPage
+from mapkit.render.export import PdfPage, drawing_file
 from mapkit.render.pad import Drawn, PadOptions, SheetStyle, draw_sheets, pad_pages, sheet_file
 from mapkit.render.svg import blank_svg, sheet_svg
 from mapkit.resources import resolve_map
@@ -64,3 +64,13 @@ def test_sheets_are_what_sheet_svg_draws_and_svg_files_their_text():
     assert sheet_file("svg", [city], drawn, [0], pad=PadOptions(), style=style) == (
         res.svg.encode("utf-8")
     )
+
+
+def test_a_drawing_file_is_its_format_and_nothing_else():
+    svg = sheet_svg(load_map(resolve_map("berlin"))).svg
+    assert drawing_file(svg, "svg") == svg.encode("utf-8")
+    assert drawing_file(svg, "png", dpi=30)[:8] == b"\x89PNG\r\n\x1a\n"
+    assert drawing_file(svg, "pdf", title="Berlin")[:5] == b"%PDF-"
+    with pytest.raises(ValueError) as info:
+        drawing_file(svg, "gif")
+    assert str(info.value) == "no drawing format 'gif'; known: svg, pdf, png"

@@ -12,6 +12,8 @@ from typing import Any, NoReturn
 
 import typer
 
+from mapkit.formats import DRAWINGS
+
 
 class Paper(StrEnum):
     a4 = "a4"
@@ -28,7 +30,7 @@ class TextOrJson(StrEnum):
     json = "json"
 
 
-FORMATS = {".svg": "svg", ".pdf": "pdf", ".png": "png"}
+FORMATS = DRAWINGS
 """The drawing formats an output's suffix can name (render -o, simulate --heatmap)."""
 
 

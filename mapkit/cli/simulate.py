@@ -60,19 +60,15 @@ def write_heatmap(city, report, out: Path, of: HeatmapOf, inputs: list[Path]) ->
 
     field = SIMULATION_HEATMAPS[of.value][0]
     rates = {s.id: getattr(s, field) for s in report.stations}
-    svg = simulation_heatmap_svg(city, rates, of.value)
-    fmt = FORMATS[out.suffix.lower()]
-    if fmt == "svg":
-        data = svg.encode("utf-8")
-    else:
-        from mapkit.render.export import ExportError, svg_to_png, svgs_to_pdf
-        from mapkit.signals import deferred
+    from mapkit.render.export import ExportError, drawing_file
+    from mapkit.signals import deferred
 
-        try:
-            with drawing_warnings(), deferred():
-                data = svgs_to_pdf([svg], title=city.name) if fmt == "pdf" else svg_to_png(svg)
-        except ExportError as exc:
-            fail(str(exc), 1)
+    svg = simulation_heatmap_svg(city, rates, of.value)
+    try:
+        with drawing_warnings(), deferred():
+            data = drawing_file(svg, FORMATS[out.suffix.lower()], title=city.name)
+    except ExportError as exc:
+        fail(str(exc), 1)
     write_output(out, data, inputs)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -9,13 +10,20 @@ import typer
 from mapkit.cli.common import fail
 
 
-def _usual_port(path) -> int:
-    """The same port for the same map each time: the page's origin, and with it the
-    browser's autosave (kept per origin), stays the same across restarts."""
-    import hashlib
+def _map_path(map: str | None) -> tuple[Path, bool]:
+    """The file to edit (a new one may not exist yet), and whether it is a shipped city,
+    opened read-only."""
+    from mapkit.resources import resolve_map
 
-    digest = hashlib.sha256(str(path.resolve()).encode()).digest()
-    return 20000 + int.from_bytes(digest[:4], "big") % 20000
+    path = resolve_map(map) if map else Path("new-city.json")
+    readonly = map is not None and path != Path(map)  # a shipped city named, not a path
+    if path.is_dir():
+        fail(f"{map} is a folder; name a map file (e.g. {map}/my-city.json)", 2)
+    if path.exists() and not path.is_file():
+        fail(f"{map} is not a regular file (a device or a pipe?); name a map file", 2)
+    if not path.exists() and not path.parent.resolve().is_dir():
+        fail(f"the folder {path.parent} does not exist", 2)
+    return path, readonly
 
 
 def studio(
@@ -53,18 +61,8 @@ def studio(
     MAP says, "save as" only inside the map's folder (or --root).
     """
     import os
-    from pathlib import Path
 
-    from mapkit.resources import resolve_map
-
-    path = resolve_map(map) if map else Path("new-city.json")
-    readonly = map is not None and path != Path(map)  # a shipped city named, not a path
-    if path.is_dir():
-        fail(f"{map} is a folder; name a map file (e.g. {map}/my-city.json)", 2)
-    if path.exists() and not path.is_file():
-        fail(f"{map} is not a regular file (a device or a pipe?); name a map file", 2)
-    if not path.exists() and not path.parent.resolve().is_dir():
-        fail(f"the folder {path.parent} does not exist", 2)
+    path, readonly = _map_path(map)
     if port is not None and not 0 <= port <= 65535:
         fail("--port must be 0 (a free port) up to 65535", 2)
     if root is not None and not os.path.isdir(root):
@@ -83,37 +81,14 @@ def studio(
             1,
         )
 
-    import secrets
-    import socket
+    from mapkit.studio.serve import Server, listen
 
-    import uvicorn
-
-    from mapkit.studio.app import create_app
-    from mapkit.studio.playtest import Worker
-
-    # IPPROTO_TCP: asyncio sets TCP_NODELAY only on sockets that say so; without it every
-    # response waits ~40 ms for a delayed ACK between its headers and its body.
-    # SO_REUSEADDR: a restart right after Ctrl-C gets the same port (the old connections'
-    # TIME_WAIT would refuse it), so the page's origin and the browser's autosave stay
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind(("127.0.0.1", _usual_port(path) if port is None else port))
+        sock = listen(path, port)
     except OSError as exc:
-        if port is not None:
-            sock.close()
-            fail(f"cannot serve on port {port}: {exc.strerror}", 2)
-        sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    hosts = [f"127.0.0.1:{port}", f"localhost:{port}"]
-    token = secrets.token_urlsafe(24)
-    url = f"http://127.0.0.1:{port}/?token={token}"
-    worker = Worker()
-    app = create_app(session, hosts, token=token, worker=worker)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2
-    )
-    server = _server_class()(config, worker)
+        fail(f"cannot serve on port {port}: {exc.strerror}", 2)
+    served = Server(session, sock)
+    url = served.url
     state = "read-only (use save as)" if readonly else "new: nothing written until you save"
     note = "" if path.exists() and not readonly else f" [{state}]"
     typer.echo(f"mapkit studio: {path}{note}\n  {url}  (Ctrl+C to stop)", err=True)
@@ -122,25 +97,7 @@ def studio(
         import webbrowser
 
         threading.Timer(0.3, webbrowser.open, args=(url,)).start()
-    server.run(sockets=[sock])
-
-
-def _server_class():
-    import uvicorn
-
-    class StudioServer(uvicorn.Server):
-        """uvicorn's server, which on Ctrl-C or SIGTERM also kills the play-test process at
-        once: a running play-test answers at once and the server stops."""
-
-        def __init__(self, config, worker) -> None:
-            super().__init__(config)
-            self.worker = worker
-
-        def handle_exit(self, sig, frame) -> None:
-            super().handle_exit(sig, frame)
-            self.worker.kill()
-
-    return StudioServer
+    served.run()
 
 
 def register(app: typer.Typer) -> None:

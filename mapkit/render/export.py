@@ -157,6 +157,20 @@ def svg_to_png(svg: str, dpi: int = 150) -> bytes:
     return _add_phys(surface.convert(bytestring=cairo_safe(svg).encode("utf-8"), dpi=dpi), dpi)
 
 
+def drawing_file(svg: str, fmt: str, *, title: str | None = None, dpi: int = 150) -> bytes:
+    """One drawing as the bytes of a file in ``fmt`` (svg, pdf or png): the one place a
+    drawing's file format is chosen (a sheet, a heatmap); ``title``: the PDF's."""
+    if fmt == "pdf":
+        return svgs_to_pdf([svg], title=title)
+    if fmt == "png":
+        return svg_to_png(svg, dpi=dpi)
+    if fmt == "svg":
+        return svg.encode("utf-8")
+    from mapkit.formats import DRAWINGS
+
+    raise ValueError(f"no drawing format {fmt!r}; known: {', '.join(DRAWINGS.values())}")
+
+
 _BOX = re.compile(r'data-(trim|bleed)-box="([-\d. ]+)"')
 
 

@@ -181,8 +181,6 @@ def sheet_file(
     ``pad_pdf``), or the first of them as PNG at ``dpi`` or as SVG text."""
     if fmt == "pdf":
         return pad_pdf(cities, drawn, which, pad, style, check=check)
-    if fmt == "png":
-        from mapkit.render.export import svg_to_png
+    from mapkit.render.export import drawing_file
 
-        return svg_to_png(drawn.fronts[which[0]], dpi=dpi)
-    return drawn.fronts[which[0]].encode("utf-8")
+    return drawing_file(drawn.fronts[which[0]], fmt, dpi=dpi)

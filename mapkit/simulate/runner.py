@@ -162,15 +162,14 @@ class GameRunner:
     def seeds(self, lo: int, hi: int) -> list[int]:
         return [game_seed(self.cfg.seed, i) for i in range(lo, hi)]
 
-    def play(self, lo: int, hi: int) -> tuple[Batch, list[tuple[list[int], list[int]]]]:
-        """Games ``lo .. hi-1``: their per-game arrays (the kernel's ``Batch``, from either
-        engine) and, with ``records`` on, each one's history and who played each entry
-        (``Kernel.play_turns``), else no histories."""
+    def play(self, seeds: Sequence[int]) -> tuple[Batch, list[tuple[list[int], list[int]]]]:
+        """The games of deck ``seeds``: their per-game arrays (the kernel's ``Batch``, from
+        either engine) and, with ``records`` on, each one's history and who played each
+        entry (``Kernel.play_turns``), else no histories."""
         import numpy as np
 
         from mapkit.engine.record import history_turns
 
-        seeds = self.seeds(lo, hi)
         if self.engine == "kernel":
             b = self._kernel.play_batch(np.array(seeds, np.int64))
             if not self.cfg.records:
@@ -192,15 +191,16 @@ class GameRunner:
         """The finished state of the game of deck ``seed`` through the checked engine, its
         bots seeded for it; ``deal`` and ``seats`` (wrapping :attr:`bots`) may watch it."""
         if self.engine == "kernel":
-            raise RuntimeError("the kernel plays this run: GameRunner.play")
+            raise RuntimeError("the kernel plays this run: GameRunner.play, outcomes, chunk")
         for p, bot in enumerate(self.bots):
             bot.rng = random.Random(seat_seed(seed, p))
         return play_out(self.game.new_initial_state(seed), seats or self.bots, deal)
 
     def outcomes(self, lo: int, hi: int) -> list[GameOutcome]:
         """Games ``lo .. hi-1``; with ``records`` on, each keeps its history."""
-        b, hists = self.play(lo, hi)
-        out = outcomes_of(self.game, b, lo, self.seeds(lo, hi), self.cfg.bots, self.engine)
+        seeds = self.seeds(lo, hi)
+        b, hists = self.play(seeds)
+        out = outcomes_of(self.game, b, lo, seeds, self.cfg.bots, self.engine)
         return [o.with_history(*h) for o, h in zip(out, hists, strict=True)] if hists else out
 
     def outcome(self, index: int, state: State) -> GameOutcome:
@@ -215,13 +215,15 @@ class GameRunner:
         from mapkit.engine.record import record_from_turns
         from mapkit.simulate.tally import Tally
 
-        b, hists = self.play(lo, hi)
+        seeds = self.seeds(lo, hi)
+        b, hists = self.play(seeds)
         tally = Tally(self.city, self.cfg.bots, self.engine)
         tally.add(*b)
-        seeds = self.seeds(lo, hi)
+        if not hists:
+            return tally, []
         records = [
             (i, record_from_turns(self.game, h, t, self.names, seed))
-            for i, seed, (h, t) in zip(range(lo, hi), seeds, hists, strict=False)
+            for i, seed, (h, t) in zip(range(lo, hi), seeds, hists, strict=True)
         ]
         return tally, records
 
