@@ -368,6 +368,16 @@ def test_corrupt_and_truncated_zips_are_refused():
     assert "stop_times.txt" in message or "not a readable zip" in message
 
 
+def test_a_zip_of_a_version_zipfile_cannot_read_is_refused():
+    """Found by the studio's upload fuzz: zipfile raises NotImplementedError, not BadZipFile."""
+    damaged = bytearray(cross_feed())
+    at = damaged.find(b"PK\x01\x02") + 6  # the central directory's "version needed"
+    damaged[at : at + 2] = (64).to_bytes(2, "little")
+    assert _failure(bytes(damaged)) == (
+        "the feed is not a readable zip file (zip file version 6.4)"
+    )
+
+
 def test_a_zip_bomb_is_refused_before_it_is_unpacked():
     bomb = zipped({**feed_files(CROSS_STATIONS, CROSS_ROUTES), "stops.txt": b"0" * (4 << 20)})
     assert _failure(bomb) == (

@@ -19,6 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SHEETS = [f"maps/{c}.json" for c in ("amsterdam", "berlin", "paris", "madrid")] + [
     "examples/minimal.json",
     "examples/tutorial.json",
+    # the Metro X benchmark sheets: Metro City had two strokes overlapping for 1.3 mm
+    "benchmarks/maps/metro-city.json",
+    "benchmarks/maps/tube-town.json",
 ]
 Point = tuple[float, float]
 

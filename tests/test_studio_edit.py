@@ -13,9 +13,9 @@ import pytest
 from tests.studio_browser import centre, require_chromium, settle, tid
 
 require_chromium()
+from mapkit.importers import ImportConfig, network_to_map, read_gtfs  # noqa: E402
 from mapkit.mapfile import writer  # noqa: E402
-
-DATA = Path(__file__).resolve().parent / "data"
+from tests.feeds import cross_feed  # noqa: E402
 
 
 def _saved(tmp_path: Path, doc: dict, name: str = "tiny.json") -> Path:
@@ -77,6 +77,7 @@ def test_box_and_shift_click_select_and_move_a_group(studio, tmp_path, tiny_doc)
     depots = [ln["depot"] for ln in page.evaluate("S.doc.lines")]
     assert depots == [{"x": -2, "y": -0.5}, {"x": 2, "y": 3.5}]
     tid(page, "cmd-undo").click()
+    settle(page)  # the sheet (and the view fitted to it) of the map as it is now
     page.keyboard.down("Shift")
     page.mouse.click(*centre(page, '[data-handle="a"]'))
     page.mouse.click(*centre(page, '[data-handle="d"]'))
@@ -101,7 +102,8 @@ def test_a_click_on_a_stretch_inserts_a_stop_on_every_line_there(studio, tmp_pat
         ["d", "b", "c"],
     ]
     assert page.evaluate("S.sel") == {"kind": "station", "id": "s5"}
-    cx, _ = centre(page, '[data-handle="c"]')
+    settle(page)
+    (bx, by), (cx, _) = centre(page, '[data-handle="b"]'), centre(page, '[data-handle="c"]')
     page.mouse.click(bx + (cx - bx) * 0.3, by)  # snapped to the grid along the stretch
     assert page.evaluate("S.doc.stations[5]") == {"id": "s6", "x": 2.5, "y": 0}
     assert [ln["stops"] for ln in page.evaluate("S.doc.lines")] == [
@@ -116,6 +118,8 @@ def test_a_click_on_a_stretch_inserts_a_stop_on_every_line_there(studio, tmp_pat
         ["a", "s5", "b", "c"],
         ["d", "b", "c"],
     ]
+    settle(page)
+    (ax, ay), (bx, _) = centre(page, '[data-handle="a"]'), centre(page, '[data-handle="b"]')
     page.mouse.click((ax + bx) / 2, ay - 60)  # away from every line: a new lone station
     assert page.evaluate("S.doc.stations.length") == 6
     assert page.evaluate("S.doc.lines[0].stops") == ["a", "s5", "b", "c"]
@@ -183,6 +187,7 @@ def test_tidy_layout_the_map_or_a_selection_one_undo_each(studio, tmp_path, tiny
     assert server.get("/api/map")["map"]["stations"][2] == {"id": "c", "x": 8, "y": 0}
     page.keyboard.press("Control+z")
     assert _xy(page) == {"a": [0, 0], "b": [2, 0], "c": [4, 0.7], "d": [2, 2]}
+    settle(page)
 
     # only the selection moves: c and d selected, a and b pinned
     page.mouse.click(*centre(page, '[data-handle="c"]'))
@@ -209,19 +214,22 @@ def test_import_gtfs_replaces_the_map_and_undo_brings_it_back(studio, tmp_path, 
     assert tid(page, "import-message").inner_text() == (
         "not a GTFS feed: a feed is a zip file (stops.txt, routes.txt, ...)"
     )
-    tid(page, "import-file").set_input_files(str(DATA / "la-metro-rail.zip"))
+    feed = tmp_path / "tiny-transit.zip"
+    feed.write_bytes(cross_feed())
+    tid(page, "import-file").set_input_files(str(feed))
     tid(page, "import-run").click()
     tid(page, "banner-notes").wait_for()
+    want = network_to_map(read_gtfs(feed), ImportConfig(map_id="tiny"))
+    assert (want.stations, want.lines, want.problems) == (11, 3, (0, 0))
     assert tid(page, "banner-text").inner_text() == (
-        "Imported la-metro-rail.zip: 70 stations, 7 lines; it validates clean. "
+        "Imported tiny-transit.zip: 11 stations, 3 lines; it validates clean. "
         "Undo brings back the map you had."
     )
-    assert tid(page, "banner-notes").locator("li").count() == 5
+    assert tid(page, "banner-notes").locator("li").all_inner_texts() == want.notes
     assert tid(page, "import-dialog").is_hidden()
     settle(page)
-    doc = server.get("/api/map")["map"]
-    assert doc["name"] == "Los Angeles" and len(doc["stations"]) == 70
-    assert page.locator("#sheet-layer .station").count() == 70
+    assert server.get("/api/map")["map"] == want.doc
+    assert page.locator("#sheet-layer .station").count() == 11
     tid(page, "cmd-undo").click()
     settle(page)
     assert server.get("/api/map")["map"] == writer.normalize(tiny_doc)

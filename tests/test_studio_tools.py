@@ -15,6 +15,8 @@ import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mapkit.checks.draft import complete_draft
 from mapkit.importers import ImportConfig, network_to_map, read_gtfs
@@ -24,10 +26,10 @@ from mapkit.mapfile.model import build_map
 from mapkit.studio.guard import DATA_CSP
 from mapkit.studio.routes import tools as routes
 from mapkit.studio.tools import TIDY_SECONDS
+from tests.conftest import TINY
 from tests.feeds import CROSS_ROUTES, CROSS_STATIONS, cross_feed, feed_files, zipped
 from tests.test_studio_api import client_for
 
-DATA = Path(__file__).resolve().parent / "data"
 ZIP = {"Content-Type": "application/zip"}
 
 
@@ -138,7 +140,7 @@ def test_tidy_needs_lines_and_waits_its_turn(folder, tiny_doc):
 
 
 def test_import_answers_the_importers_map_and_writes_nothing(folder, tiny_doc):
-    data = (DATA / "la-metro-rail.zip").read_bytes()
+    data = cross_feed()
     with _open(folder, tiny_doc) as client:
         before = client.get("/api/map").json()
         res = client.post("/api/import/gtfs", content=data, headers=ZIP)
@@ -148,8 +150,8 @@ def test_import_answers_the_importers_map_and_writes_nothing(folder, tiny_doc):
     want = network_to_map(read_gtfs(io.BytesIO(data)), ImportConfig(map_id="tiny"))
     assert got["map"] == want.doc
     assert got["notes"] == want.notes
-    assert (got["stations"], got["lines"], got["errors"], got["warnings"]) == (70, 7, 0, 0)
-    assert got["map"]["name"] == "Los Angeles"
+    assert (got["stations"], got["lines"], got["errors"], got["warnings"]) == (11, 3, 0, 0)
+    assert got["map"]["id"] == "tiny" and got["map"]["name"] == want.doc["name"]
     assert list(folder.iterdir()) == [folder / "tiny.json"]
 
 
@@ -186,7 +188,11 @@ BOMB = zipped({**feed_files(CROSS_STATIONS, CROSS_ROUTES), "stops.txt": b"0" * (
         ("?max_stations=1", cross_feed(), 400, "max stations must be 2 to 400"),
         ("?max_lines=ten", cross_feed(), 400, "max_lines must be a whole number, not 'ten'"),
         ("?paper=a3", cross_feed(), 400, "unknown paper 'a3'; known: a4, letter"),
+        ("?name=../../my%20feed%07.zip", cross_feed(stop_times_txt=None), 422,
+         "cannot import the feed: my feed.zip has no stop_times.txt: it is not a GTFS feed"),
     ],
+ ids=["empty", "html", "truncated", "bomb", "no-stop-times", "no-such-routes", "unknown-kind",
+        "max-stations", "max-lines-word", "paper", "named"],
 )  # fmt: skip
 def test_import_refusals(folder, tiny_doc, query, body, status, message):
     with _open(folder, tiny_doc) as client:
@@ -263,3 +269,29 @@ def test_a_background_over_16_mib_is_refused(folder, tiny_doc):
         413,
         "the image is over 16 MiB; scale it down",
     )
+
+
+FEED = cross_feed()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    cuts=st.lists(st.tuples(st.integers(0, len(FEED) - 1), st.binary(min_size=1, max_size=8)),
+                  min_size=1, max_size=4),
+    image=st.binary(max_size=64),
+)  # fmt: skip
+def test_damaged_feeds_and_images_are_refused_never_a_server_error(tmp_path_factory, cuts, image):
+    """A feed with bytes overwritten anywhere, and any bytes as an image: 200 or a 4xx."""
+    damaged = bytearray(FEED)
+    for at, junk in cuts:
+        damaged[at : at + len(junk)] = junk
+    folder = tmp_path_factory.mktemp("fuzz")
+    path = folder / "tiny.json"
+    path.write_text(writer.dumps(TINY), encoding="utf-8")
+    with client_for(path) as client:
+        res = client.post("/api/import/gtfs?layout=0", content=bytes(damaged), headers=ZIP)
+        assert res.status_code in (200, 400, 413, 415, 422), res.text
+        assert "error" in res.json() or "map" in res.json()
+        res = client.put("/api/background", content=image)
+        assert res.status_code in (200, 415), res.text
+    assert list(folder.iterdir()) == [path]

@@ -23,7 +23,6 @@ from mapkit.cli.common import (
     record_failure,
     record_map,
 )
-from mapkit.render.pad import PadOptions, SheetStyle, draw_sheets, sheet_file
 
 
 class Background(StrEnum):
@@ -168,6 +167,8 @@ def render(
     named by its id goes to the current folder). An existing output file is
     replaced; a device, pipe or symlink is written through.
     """
+    from mapkit.render.pad import PadOptions, SheetStyle, draw_sheets
+
     if (pad or cmyk) and png:
         fail(f"--{'pad' if pad else 'cmyk'} makes a PDF: drop --png", 2)
     fmt = output_format(output, pdf or pad or cmyk, png)
@@ -344,6 +345,7 @@ def _write(targets, inputs, fmt, cities, drawn, options, style, dpi) -> None:
     a page to end, and a file is never left half-written."""
     from mapkit.atomic import OutputError, path_problem, write_bytes
     from mapkit.render.export import ExportError
+    from mapkit.render.pad import sheet_file
     from mapkit.signals import deferred
 
     try:

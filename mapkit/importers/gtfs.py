@@ -106,11 +106,13 @@ class Feed:
     """The members of a GTFS zip, found at its top or in its one folder."""
 
     def __init__(self, source: str | Path | BinaryIO) -> None:
-        self.label = Path(source).name if isinstance(source, str | Path) else "the feed"
+        named = source if isinstance(source, str | Path) else getattr(source, "name", "")
+        self.label = Path(named).name if named else "the feed"
         try:
             self.zip = zipfile.ZipFile(source)
             infos = self.zip.infolist()
-        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError) as exc:
+            # NotImplementedError: a zip version or feature zipfile cannot read
             raise ImportFailure(f"{self.label} is not a readable zip file ({exc})") from None
         self.members: dict[str, zipfile.ZipInfo] = {}
         for info in infos:
@@ -355,7 +357,8 @@ def _name(feed: Feed) -> str:
 
 
 def read_gtfs(source: str | Path | BinaryIO, selection: Selection | None = None) -> Network:
-    """The selected routes of a GTFS zip (a path or an open binary file) as a network."""
+    """The selected routes of a GTFS zip (a path or an open binary file, named in messages
+    by its ``name`` when it has one) as a network."""
     feed = Feed(source)
     selection = selection or Selection()
     routes = _routes(feed, selection)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from mapkit.studio.refusal import Refused
@@ -93,6 +94,8 @@ class ImportOptions:
     route_types: str = "metro,light-rail,monorail"
     layout: bool = True
     paper: str = "a4"
+    feed_name: str | None = None
+    """The uploaded file's name, for the importer's messages and the map's description."""
 
     @classmethod
     def from_query(cls, query: Mapping[str, str]) -> ImportOptions:
@@ -108,7 +111,14 @@ class ImportOptions:
         layout = query.get("layout", "1").lower() in ("1", "true", "yes", "on")
         kinds = query.get("route_types") or cls.route_types
         paper = query.get("paper", "a4")
-        return cls(**numbers, route_types=kinds[:200], layout=layout, paper=paper)
+        name = "".join(c for c in PurePath(query.get("name", "")).name if c.isprintable())
+        return cls(
+            **numbers,
+            route_types=kinds[:200],
+            layout=layout,
+            paper=paper,
+            feed_name=name[:100] or None,
+        )
 
 
 def import_gtfs(data: bytes, options: ImportOptions, map_id: str | None) -> dict[str, Any]:
@@ -134,7 +144,9 @@ def import_gtfs(data: bytes, options: ImportOptions, map_id: str | None) -> dict
     except ImportFailure as exc:
         raise Refused(400, str(exc).replace("--max-", "max ")) from None
     try:
-        result = network_to_map(read_gtfs(io.BytesIO(data), selection), cfg)
+        feed = io.BytesIO(data)
+        feed.name = options.feed_name or ""
+        result = network_to_map(read_gtfs(feed, selection), cfg)
     except ImportFailure as exc:
         status = 422 if exc.exit_code == 1 else 400
         raise Refused(status, f"cannot import the feed: {exc}") from None

@@ -1100,6 +1100,7 @@ function onPointerDown(evt) {
     if (near) t.station = near;
   }
   try { $("#canvas").setPointerCapture(evt.pointerId); } catch { /* synthetic events */ }
+  q("tooltip").hidden = true;  // it would hide what is being dragged
   if (S.tool === "line") { lineClick(t.station || null, p, evt.shiftKey); return; }
   if (S.tool === "station" && !t.station && !t.depot) {
     const hit = stretchAt(p, t.line);
@@ -1383,6 +1384,7 @@ async function runImport() {
   const query = new URLSearchParams({
     max_stations: q("import-max-stations").value, max_lines: q("import-max-lines").value,
     route_types: q("import-route-types").value, layout: q("import-layout").checked ? "1" : "0", paper: S.paper,
+    name: file.name,
   });
   q("import-run").disabled = true;
   say(`importing ${file.name}…`);
