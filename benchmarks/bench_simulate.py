@@ -66,20 +66,16 @@ def in_process(seed: int, random_games: int, greedy_games: int) -> None:
 
     sys.path.insert(0, str(ROOT))
     from mapkit.bots import make_bot
-    from mapkit.bots.greedy import EXTRA_ACTION
     from mapkit.engine import Game
-    from mapkit.engine.kernel import Kernel, bot_params
     from mapkit.mapfile import load_map
     from mapkit.rulesets import VOLL_VERPLANT
-    from mapkit.simulate.runner import game_seed
+    from mapkit.simulate.runner import game_seed, kernel_for
 
     game = Game(load_map(METRO).with_ruleset(VOLL_VERPLANT))
-    la = make_bot("lookahead")
-    params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
     import random
 
     for bots, n, base_n in (("random", random_games, 2000), ("greedy", greedy_games, 300)):
-        k = Kernel(game.tables.kernel, (bots,), False, params, game.ruleset)
+        k = kernel_for(game, (bots,))
         seeds = np.array([game_seed(seed, i) for i in range(n)], np.int64)
         t = time.process_time()
         k.play_batch(seeds)

@@ -114,6 +114,11 @@ class Ruleset:
         """The card kinds in this deck, in kind order."""
         return tuple(k for k, n in enumerate(self.counts) if n)
 
+    @property
+    def card_names(self) -> tuple[str, ...]:
+        """The record names of the cards in this deck, in kind order."""
+        return tuple(CARD_NAMES[k] for k in self.kinds)
+
     def label(self, kind: int) -> str:
         """A card kind as this edition prints it."""
         return dict(self.labels).get(kind, CARD_NAMES[kind])

@@ -11,11 +11,11 @@ import json
 import pytest
 
 from mapkit.engine import Game, GameOptions
-from mapkit.engine.kernel import Kernel
 from mapkit.engine.record import record_from_history, replay
-from mapkit.engine.testing import run
+from mapkit.engine.testing import last_choice_game, run
 from mapkit.mapfile import load_source
-from tests.test_kernel_agrees import _agree, _checked_game, _params, _seatings
+from mapkit.simulate.runner import kernel_for
+from tests.test_kernel_agrees import _agree, _checked_game, _seatings
 
 
 def _map(condition: str | None = None) -> object:
@@ -76,7 +76,7 @@ def test_kernel_plays_the_checked_games_with_the_bonus(city) -> None:
     for players in (1, 3):
         game = Game(city, GameOptions(players))
         for bots in _seatings(players):
-            kernel = Kernel(game.tables.kernel, bots, False, _params(), game.ruleset)
+            kernel = kernel_for(game, bots)
             for seed in range(5):
                 _agree(game, kernel, bots, seed)
                 state = _checked_game(game, bots, seed)
@@ -88,9 +88,7 @@ def test_kernel_plays_the_checked_games_with_the_bonus(city) -> None:
 
 def test_records_replay_the_bonus() -> None:
     game = Game(CROSS, players=2)
-    state = game.new_initial_state(3)
-    while not state.is_terminal():
-        state.deal() if state.is_chance_node() else state.apply_action(state.legal_actions()[-1])
+    state = last_choice_game(game, 3)
     doc = record_from_history(game, state.history(), ["ana", "ben"], seed=3)
     rep = replay(CROSS, json.loads(json.dumps(doc)))
     assert rep.state.scores() == state.scores()

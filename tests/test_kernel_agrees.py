@@ -28,7 +28,7 @@ from mapkit.engine.kernel import Kernel, bot_params
 from mapkit.engine.record import record_from_history, record_from_turns
 from mapkit.engine.seats import seat_seed
 from mapkit.mapfile import load_map
-from mapkit.simulate.runner import game_seed
+from mapkit.simulate.runner import game_seed, kernel_for
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPS = sorted(
@@ -83,16 +83,24 @@ def _seatings(players: int) -> list[tuple[str, ...]]:
     return [("random",) * players, ("greedy",) * players, mixed]
 
 
+def agree_in_every_seating(game: Game, seeds: range) -> None:
+    """The kernel plays ``seeds``' checked games of ``game`` for random, greedy and mixed seats
+    (the harness other test files run on their own maps, rulesets and mechanics)."""
+    for bots in _seatings(game.num_players()):
+        kernel = kernel_for(game, bots)
+        for seed in seeds:
+            _agree(game, kernel, bots, seed)
+
+
 @pytest.mark.parametrize("path", MAPS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_kernel_plays_the_checked_games(path: Path) -> None:
     city = load_map(path)
-    params = _params()
     games = 0
     for players in range(1, 7):
         for special in (False, True):
             game = Game(city, GameOptions(players, special))
             for bots in _seatings(players):
-                kernel = Kernel(game.tables.kernel, bots, special, params, game.ruleset)
+                kernel = kernel_for(game, bots)
                 n = (4 if players == 1 else 2) * SCALE
                 for i in range(n):
                     _agree(game, kernel, bots, game_seed(players * 2 + special, i))
@@ -103,11 +111,10 @@ def test_kernel_plays_the_checked_games(path: Path) -> None:
 @pytest.mark.parametrize("path", ["maps/berlin.json", "maps/madrid.json"])
 def test_kernel_lookahead_plays_the_checked_games(path: str) -> None:
     city = load_map(ROOT / path)
-    params = _params()
     for players, special in ((1, False), (1, True), (3, True)):
         game = Game(city, GameOptions(players, special))
         bots = tuple(islice(cycle(("lookahead", "greedy", "random")), players))
-        kernel = Kernel(game.tables.kernel, bots, special, params, game.ruleset)
+        kernel = kernel_for(game, bots)
         for i in range(2 * SCALE):
             _agree(game, kernel, bots, game_seed(99, i))
 
@@ -115,10 +122,9 @@ def test_kernel_lookahead_plays_the_checked_games(path: str) -> None:
 def test_many_random_games_agree() -> None:
     """Random seats are cheap to check: 500 games more, solo and 4 players, Berlin."""
     city = load_map(ROOT / "maps/berlin.json")
-    params = _params()
     for players, n in ((1, 400), (4, 100)):
         game = Game(city, GameOptions(players))
         bots = ("random",) * players
-        kernel = Kernel(game.tables.kernel, bots, False, params, game.ruleset)
+        kernel = kernel_for(game, bots)
         for i in range(n * SCALE):
             _agree(game, kernel, bots, game_seed(7, i))

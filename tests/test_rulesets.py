@@ -14,9 +14,8 @@ import pytest
 
 from mapkit.cards import CARD_BY_NAME, CARD_NAMES
 from mapkit.engine import Game, GameOptions
-from mapkit.engine.kernel import Kernel
 from mapkit.engine.record import RecordError, record_from_history, replay
-from mapkit.engine.testing import record, run, tiny_map
+from mapkit.engine.testing import last_choice_game, record, run, tiny_map
 from mapkit.mapfile import load_source
 from mapkit.rulesets import (
     METRO_X,
@@ -27,7 +26,7 @@ from mapkit.rulesets import (
     get_ruleset,
     ruleset_from_doc,
 )
-from tests.test_kernel_agrees import _agree, _params, _seatings
+from tests.test_kernel_agrees import agree_in_every_seating
 
 LINES = {"A": ["a1", "a2", "a3", "a4", "a5"], "B": ["b1", "a2", "b3", "a4", "b5"]}
 T_MX = tiny_map(LINES, ruleset="metro-x")
@@ -118,9 +117,7 @@ def test_records_name_their_ruleset_and_replay_refuses_another() -> None:
 
 def test_a_whole_metro_x_game_round_trips_through_its_record() -> None:
     game = Game(T_MX, players=2)
-    state = game.new_initial_state(11)
-    while not state.is_terminal():
-        state.deal() if state.is_chance_node() else state.apply_action(state.legal_actions()[-1])
+    state = last_choice_game(game, 11)
     doc = record_from_history(game, state.history(), ["ana", "ben"], seed=11)
     assert doc["ruleset"] == "metro-x"
     assert replay(T_MX, json.loads(json.dumps(doc))).state.scores() == state.scores()
@@ -132,11 +129,9 @@ def test_kernel_plays_the_checked_games_under_each_edition(name: str, benchmark_
     for path in (benchmark_maps / "metro-city.json", benchmark_maps / "tube-town.json"):
         city = load_source(path.read_bytes()).map
         for players in (1, 3):
-            game = Game(city, GameOptions(players, ruleset=get_ruleset(name)))
-            for bots in _seatings(players):
-                kernel = Kernel(game.tables.kernel, bots, False, _params(), game.ruleset)
-                for seed in range(2):
-                    _agree(game, kernel, bots, seed)
+            agree_in_every_seating(
+                Game(city, GameOptions(players, ruleset=get_ruleset(name))), range(2)
+            )
 
 
 def test_custom_rulesets_and_their_problems() -> None:
@@ -192,3 +187,14 @@ def test_play_simulate_and_replay_take_ruleset(tmp_path) -> None:
     assert json.loads(sim.stdout)["ruleset"] == "metro-x"
     bad = runner.invoke(app, ["simulate", "berlin", "--ruleset", "metro-z"])
     assert bad.exit_code == 2 and "'metro-z' is not one of" in bad.output
+
+
+def test_a_record_under_an_unknown_or_a_maps_own_ruleset_is_refused_with_the_way_out() -> None:
+    doc = record(T_VV, ["ana"], [("4", [{"line": "A"}])])
+    with pytest.raises(RecordError, match=re.escape(
+        "played under the metro-z ruleset, but this replay uses voll-verplant (the map's);"
+        " mapkit knows no such ruleset (the rulesets are voll-verplant, metro-x, metro-x-okazu)"
+    )):  # fmt: skip
+        replay(T_VV, {**doc, "ruleset": "metro-z"}, upto=1)
+    with pytest.raises(RecordError, match="replay it on the map it was played on"):
+        replay(T_VV, {**doc, "ruleset": "metro-x+0123abcd"}, upto=1)

@@ -33,7 +33,7 @@ def test_every_api_route_is_in_the_docs_table_and_back():
     docs = (ROOT / "docs" / "studio.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^\| `(GET|PUT|POST|DELETE) (/api/\S+)` \|", docs, re.M))
     assert served == documented
-    assert len(served) == 19
+    assert len(served) == 20  # GET /api/rulesets: the map inspector's ruleset choice
 
 
 def test_the_page_carries_the_session_token(studio):

@@ -19,7 +19,7 @@ from mapkit.engine.actions import decode
 from mapkit.engine.record import RecordError
 from mapkit.engine.testing import run
 from mapkit.mapfile import load_source
-from tests.test_kernel_agrees import _agree, _params, _seatings
+from tests.test_kernel_agrees import agree_in_every_seating
 
 
 def _doc(**line_a) -> dict:
@@ -118,15 +118,10 @@ def test_both_ends_changes_the_fingerprint_only_where_set() -> None:
 
 def test_kernel_plays_the_checked_games_on_two_ended_lines() -> None:
     from mapkit.engine import GameOptions
-    from mapkit.engine.kernel import Kernel
 
     for players in (1, 2, 4):
         for special in (False, True):
-            game = Game(ENDS, GameOptions(players, special))
-            for bots in _seatings(players):
-                kernel = Kernel(game.tables.kernel, bots, special, _params(), game.ruleset)
-                for seed in range(6):
-                    _agree(game, kernel, bots, seed)
+            agree_in_every_seating(Game(ENDS, GameOptions(players, special)), range(6))
 
 
 @settings(max_examples=60, deadline=None)

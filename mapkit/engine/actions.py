@@ -80,7 +80,7 @@ def to_move(tables: Tables, action: int, card: int) -> dict[str, Any]:
     move: dict[str, Any] = {"line": t.line_ids[li]}
     if card != PLUS:
         move["crosses"] = k
-    if len(t.routes[li]) > 1:
+    if t.multi_route[li]:
         move["direction"] = ROUTE_NAMES[route]
     return move
 

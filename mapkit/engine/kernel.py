@@ -35,8 +35,14 @@ from typing import Any, NamedTuple
 import cython
 
 from mapkit.cards import CARD_EXPRESS, CARD_VALUE, FREE, N_KINDS, PLUS
-from mapkit.engine.actions import BACKWARD, CROSSES_MASK, LINE_SHIFT, MAX_ROUTES, ROUTE_MASK
-from mapkit.engine.actions import ROUTE_SHIFT as _ROUTE_SHIFT_PY
+from mapkit.engine.actions import (
+    BACKWARD,
+    CROSSES_MASK,
+    LINE_SHIFT,
+    MAX_ROUTES,
+    ROUTE_MASK,
+    ROUTE_SHIFT,
+)
 from mapkit.engine.seats import SEAT_SEED_STRIDE
 
 COMPILED: bool = cython.compiled
@@ -61,7 +67,7 @@ _PLUS = cython.declare(i64, PLUS)
 _N_KINDS = cython.declare(i64, N_KINDS)
 # the action layout of mapkit.engine.actions, as C constants
 _LSH = cython.declare(i64, LINE_SHIFT)
-_RSH = cython.declare(i64, _ROUTE_SHIFT_PY)
+_RSH = cython.declare(i64, ROUTE_SHIFT)
 _KMASK = cython.declare(i64, CROSSES_MASK)
 _RMASK = cython.declare(i64, ROUTE_MASK)
 _BACK = cython.declare(i64, BACKWARD)

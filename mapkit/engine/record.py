@@ -243,7 +243,7 @@ def _deck_names(doc: dict[str, Any]) -> list[str]:
     """The card names of the deck a record names (every card name for an unknown ruleset)."""
     name = doc.get("ruleset", DEFAULT_RULESET)
     rules = RULESETS.get(name) if isinstance(name, str) else None
-    return [CARD_NAMES[k] for k in (rules.kinds if rules else range(len(CARD_NAMES)))]
+    return list(rules.card_names if rules else CARD_NAMES)
 
 
 def check_header(doc: Any, city: CityMap | None = None) -> tuple[list[str], bool, list[Any]]:
@@ -308,9 +308,15 @@ def replay(
     played = doc.get("ruleset", DEFAULT_RULESET)
     if played != rules.id:
         whose = "the --ruleset given" if ruleset else "the map's"
+        if played in RULESETS:
+            how = f"replay it with --ruleset {played}"
+        elif "+" in played:  # a map's own ruleset object (rulesets._digest)
+            how = "replay it on the map it was played on, whose own ruleset that is"
+        else:
+            how = f"mapkit knows no such ruleset (the rulesets are {', '.join(RULESETS)})"
         raise RecordError(
             f"the game was played under the {played} ruleset, but this replay uses {rules.id}"
-            f" ({whose}); replay it with --ruleset {played}"
+            f" ({whose}); {how}"
         )
     if not rules.players_ok(len(names)):
         raise RecordError(
@@ -332,9 +338,9 @@ def replay(
         if not isinstance(name, str):
             cards = ", ".join(f'"{c}"' for c in _deck_names(doc))
             raise RecordError(f"a card is a string, one of {cards}; not {_json(name)}", r)
-        deck = [CARD_NAMES[k] for k in game.ruleset.kinds]
-        if CARD_BY_NAME.get(name) not in game.ruleset.kinds:
-            raise RecordError(f"unknown card {name!r} (the deck has {', '.join(deck)})", r)
+        if name not in game.ruleset.card_names:
+            deck = ", ".join(game.ruleset.card_names)
+            raise RecordError(f"unknown card {name!r} (the deck has {deck})", r)
         kind = CARD_BY_NAME[name]
         try:
             state.apply_action(kind)

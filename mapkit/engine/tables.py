@@ -99,7 +99,6 @@ class Tables:
         self.windows = tuple(ln.windows for ln in city.lines)
         self.first = tuple(ln.first for ln in city.lines)
         self.others = tuple(ln.others for ln in city.lines)
-        self.loop = tuple(ln.loop for ln in city.lines)
         self.stops = tuple(tuple(self.station_index[s] for s in ln.stops) for ln in city.lines)
         self.full = tuple((1 << len(st)) - 1 for st in self.stops)
         self.special = tuple(s.special for s in city.stations)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from mapkit.engine.game import Game
 from mapkit.engine.record import FORMAT, Replayed, replay
+from mapkit.engine.state import State
 from mapkit.mapfile.model import CityMap, build_map
 from mapkit.rulesets import DEFAULT_RULESET
 
@@ -80,3 +82,15 @@ def run(
     names = players if isinstance(players, list) else [f"p{i}" for i in range(players)]
     doc = record(city, names, rounds, special)
     return replay(city, doc, upto=len(rounds) if partial else None)
+
+
+def last_choice_game(game: Game, seed: int) -> State:
+    """A whole game of ``seed``'s deck in which every seat takes its last listed action: a
+    quick finished game, no bot needed."""
+    state = game.new_initial_state(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.deal()
+        else:
+            state.apply_action(state.legal_actions()[-1])
+    return state

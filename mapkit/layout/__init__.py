@@ -124,8 +124,7 @@ def city_doc(city: CityMap) -> dict[str, Any]:
         sheet["subtitle"] = city.subtitle
     doc["sheet"] = sheet
     if city.all_lines is not None:
-        b = city.all_lines
-        doc["all_lines_bonus"] = {"first": b.first, "others": b.others, "condition": b.condition}
+        doc["all_lines_bonus"] = city.all_lines.to_doc()
     stations = []
     for s in city.stations:
         st: dict[str, Any] = {"id": s.id, "x": s.x, "y": s.y}

@@ -109,6 +109,10 @@ class AllLinesBonus:
     others: int
     condition: str = ALL_LINES_CONDITIONS[0]
 
+    def to_doc(self) -> dict[str, Any]:
+        """The map's ``"all_lines_bonus"`` that the loader reads back as this bonus."""
+        return {"first": self.first, "others": self.others, "condition": self.condition}
+
 
 @dataclass(frozen=True)
 class CityMap:

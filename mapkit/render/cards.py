@@ -64,7 +64,7 @@ def card_face(kind: int) -> str:
 
 def card_title(kind: int, ruleset: Ruleset = VOLL_VERPLANT) -> str:
     """The card's name, printed under its face (the edition's own where it has one)."""
-    if kind in dict(ruleset.labels):
+    if ruleset.label(kind) != CARD_NAMES[kind]:
         return ruleset.label(kind)
     family = card_kind_name(kind)
     if family == "plus":

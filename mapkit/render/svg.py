@@ -534,7 +534,7 @@ class SheetDrawing:
         lay = self.lay
         f = lay.footer
         g = self.group("footer", id="footer")
-        left = "Voll verplant · fan-made sheet"
+        left = f"{self.city.ruleset.game} · fan-made sheet"
         if self.city.author:
             left += f" · map by {self.city.author}"
         self.text(g, left, f.x, f.bottom - 0.6, 2.2, fill=INK)

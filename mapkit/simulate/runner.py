@@ -151,7 +151,8 @@ class GameRunner:
         self.game = Game(city, opts)
         self.names = seat_names(list(cfg.bots))
         if self.engine == "kernel":
-            self._kernel = _kernel(self.game, cfg)
+            self._kernel = kernel_for(self.game, cfg.bots)
+            warn_if_kernel_stale()
         else:
             from mapkit.bots import make_bot
 
@@ -237,7 +238,9 @@ class GameRunner:
         return record_from_turns(self.game, history, turns, self.names, outcome.seed)
 
 
-def _kernel(game: Any, cfg: RunConfig) -> Any:
+def kernel_for(game: Any, bots: Sequence[str]) -> Any:
+    """The game kernel for ``game`` (its map, variant and ruleset) with ``bots`` seated, the
+    bots at their default weights: what ``GameRunner`` plays and the harness checks."""
     from mapkit.bots import make_bot
     from mapkit.bots.greedy import EXTRA_ACTION
     from mapkit.bots.lookahead import LookaheadBot
@@ -246,8 +249,7 @@ def _kernel(game: Any, cfg: RunConfig) -> Any:
     la = make_bot("lookahead")
     assert isinstance(la, LookaheadBot)
     params = bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
-    warn_if_kernel_stale()
-    return Kernel(game.tables.kernel, cfg.bots, cfg.special_stations, params, game.ruleset)
+    return Kernel(game.tables.kernel, tuple(bots), game.special_stations, params, game.ruleset)
 
 
 def batch_of(game: Any, states: Sequence[State]) -> Batch:

@@ -87,13 +87,14 @@ def tidy(rev: Revision, selection: list[str] | None, paper: str) -> dict[str, An
 
 @dataclass(frozen=True)
 class ImportOptions:
-    """What *Import GTFS…* asks for, from the request's query: as ``mapkit import gtfs``."""
+    """What *Import GTFS…* asks for, from the request's query: as ``mapkit import gtfs``.
+    ``None``: what the query leaves out, which takes the importer's own default."""
 
-    max_stations: int = 70
-    max_lines: int = 10
-    route_types: str = "metro,light-rail,monorail"
-    layout: bool = True
-    paper: str = "a4"
+    max_stations: int | None = None
+    max_lines: int | None = None
+    route_types: str | None = None
+    layout: bool | None = None
+    paper: str | None = None
     feed_name: str | None = None
     """The uploaded file's name, for the importer's messages and the map's description."""
 
@@ -108,15 +109,14 @@ class ImportOptions:
             if not text.isdigit() or len(text) > 6:
                 raise Refused(400, f"{key} must be a whole number, not {text[:20]!r}")
             numbers[key] = int(text)
-        layout = query.get("layout", "1").lower() in ("1", "true", "yes", "on")
-        kinds = query.get("route_types") or cls.route_types
-        paper = query.get("paper", "a4")
+        layout = query.get("layout")
+        kinds = query.get("route_types")
         name = "".join(c for c in PurePath(query.get("name", "")).name if c.isprintable())
         return cls(
             **numbers,
-            route_types=kinds[:200],
-            layout=layout,
-            paper=paper,
+            route_types=kinds[:200] if kinds else None,
+            layout=None if layout is None else layout.lower() in ("1", "true", "yes", "on"),
+            paper=query.get("paper"),
             feed_name=name[:100] or None,
         )
 
@@ -133,14 +133,14 @@ def import_gtfs(data: bytes, options: ImportOptions, map_id: str | None) -> dict
     if not data.startswith(b"PK"):
         raise Refused(415, "not a GTFS feed: a feed is a zip file (stops.txt, routes.txt, ...)")
     try:
-        cfg = ImportConfig(
-            max_stations=options.max_stations,
-            max_lines=options.max_lines,
-            layout=options.layout,
-            paper=options.paper,
-            map_id=map_id,
-        )
-        selection = Selection(route_types=route_types(options.route_types))
+        given = {
+            key: getattr(options, key)
+            for key in ("max_stations", "max_lines", "layout", "paper")
+            if getattr(options, key) is not None
+        }
+        cfg = ImportConfig(**given, map_id=map_id)
+        kinds = options.route_types
+        selection = Selection(route_types=route_types(kinds)) if kinds else Selection()
     except ImportFailure as exc:
         raise Refused(400, str(exc).replace("--max-", "max ")) from None
     try:

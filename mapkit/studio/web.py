@@ -137,13 +137,8 @@ async def read_body(request: Request) -> Body:
     """The request's JSON body, read up to 1 MiB and parsed in a thread."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise Refused(415, "send the request body as JSON (Content-Type: application/json)")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_FILE_BYTES:
-            raise too_large()
-        chunks.append(chunk)
-    return await run_in_threadpool(parse_body, b"".join(chunks))
+    data = await read_upload(request, MAX_FILE_BYTES, too_large)
+    return await run_in_threadpool(parse_body, data)
 
 
 async def read_upload(request: Request, limit: int, too_large: Callable[[], Refused]) -> bytes:
