@@ -115,7 +115,11 @@ def render(
         ),
     ] = False,
     cards: Annotated[
-        bool, typer.Option("--cards", help="PDF: add the deck of the map's ruleset (14 cards in Voll verplant) to cut out.")
+        bool,
+        typer.Option(
+            "--cards",
+            help="PDF: add the deck of the map's ruleset (14 cards in Voll verplant) to cut out.",
+        ),
     ] = False,
     bleed: Annotated[
         bool,
