@@ -556,11 +556,11 @@ def test_report_on_a_map_at_the_schema_bounds_honours_the_time_limit(tmp_path):
     (tmp_path / "bounds.json").write_text(json.dumps(_bounds_map()))
     start = time.monotonic()
     proc = _spawn(
-        ["report", "bounds.json", "-n", "2", "--time-limit", "2", "-o", "r.txt"], tmp_path
+        ["report", "bounds.json", "-n", "2", "--time-limit", "1", "-o", "r.txt"], tmp_path
     )
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1, err
-    assert err.decode().strip().endswith("stopped at the --time-limit of 2 s; nothing was written")
+    assert err.decode().strip().endswith("stopped at the --time-limit of 1 s; nothing was written")
     assert time.monotonic() - start < 20  # start-up and loading the map included
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bounds.json"]
 
