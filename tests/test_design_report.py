@@ -129,7 +129,8 @@ def test_cli_report_html_has_the_plots(tmp_path: Path) -> None:
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     page = out.read_text()
-    assert page.count("data:image/png;base64,") == 4 and "Line races" not in page[:50]
+    assert page.count("data:image/png;base64,") == 5 and "Line races" not in page[:50]
+    assert "Stations that cut runs" not in page and "Stations: where a run stops" in page
     assert '<ul class="findings">' in page
 
 
@@ -201,6 +202,12 @@ def test_findings_name_the_flawed_line() -> None:
     assert {("RPT001", "line J"), ("RPT003", "line J")} <= found["ten-times"]
     assert ("RPT002", "line G") in found["one-window"]
     assert not any(s == "line G" for _, s in found["ten-times"])
+    zuid = [f for f in design_report(load_map(ROOT / "maps" / "amsterdam.json"), QUICK).found
+            if f.code == "RPT009"]  # fmt: skip
+    assert [f.subject for f in zuid] == ["station zuid"]
+    assert zuid[0].evidence.startswith(
+        "cuts a run in 0.633 [0.536, 0.721] of player-games, 1.65 crosses"
+    )
 
 
 def test_findings_are_documented_from_the_registry() -> None:

@@ -21,8 +21,12 @@ from mapkit.design.pacing import Pacing, pacing
 from mapkit.design.races import LineRace, races_of
 from mapkit.design.sensitivity import Sensitivity, measure_sensitivity
 from mapkit.design.skill import COMPETENT, SKILL_BOTS, Skill, measure_skill
+from mapkit.design.stations import Stations, stations_of
 from mapkit.design.tension import Tension, measure_tension
 from mapkit.mapfile.model import CityMap
+
+STATIONS_SHOWN = 10
+"""Stations listed in the text report (most cutting first; JSON lists every one)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class DesignReport:
     mixed: Mixed | None = None
     sensitivity: list[Sensitivity] = field(default_factory=list)
     band: ShippedBand | None = None
+    stations: Stations | None = None
     found: list[Found] = field(default_factory=list)
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -82,6 +87,7 @@ class DesignReport:
             "mixed": self.mixed.to_dict() if self.mixed else None,
             "sensitivity": [x.to_dict() for x in self.sensitivity],
             "band": self.band.to_dict() if self.band else None,
+            "stations": self.stations.to_dict() if self.stations else None,
             "findings": [f.to_dict() for f in self.found],
             **self.extra,
         }
@@ -154,6 +160,7 @@ class DesignReport:
                 f"  {r.line:<6}{f'{r.first}/{r.others}':>8}{r.completion.text('.3f'):>22}"
                 f"{r.first_share.text('.3f'):>22}{r.expected.text():>22}  {half or '-'}"
             )
+        out += self._stations_text()
         out += self._pacing_text() + self._mixed_text() + self._sensitivity_text()
         if self.difficulty:
             d = self.difficulty
@@ -164,6 +171,33 @@ class DesignReport:
             ]
             out += [f"  {name:<12} {e.text()}" for name, e in d.cities.items()]
         return "\n".join(out) + "\n"
+
+    def _stations_text(self, shown: int = STATIONS_SHOWN) -> list[str]:
+        st = self.stations
+        if st is None:
+            return []
+        rows = [x for x in st.stations if x.cut.value > 0 or (x.contested and x.contested.value)]
+        many = st.players > 1
+        out = [
+            "",
+            f"Stations ({'solo' if not many else f'{st.players} greedy players'}, {st.games} "
+            f"games): where a run stops at a stop another line marked",
+            f"  {'station':<16}{'lines':<10}{'cuts a run':>22}{'crosses lost':>20}"
+            + (f"{'contested':>22}" if many else "")
+            + "  runs cut",
+        ]
+        for x in rows[:shown]:
+            cut = ", ".join(f"{lid} {n}" for lid, n in x.cut_lines.items()) or "-"
+            contested = f"{x.contested.text('.3f'):>22}" if x.contested else ""
+            out.append(
+                f"  {x.station:<16}{','.join(x.lines):<10}{x.cut.text('.3f'):>22}"
+                f"{x.lost.text():>20}{contested}  {cut}"
+            )
+        if len(rows) > shown:
+            out.append(f"  ... {len(rows) - shown} more stations in the JSON report")
+        if not rows:
+            out.append("  no run was cut")
+        return out
 
     def _pacing_text(self) -> list[str]:
         p = self.pacing
@@ -239,10 +273,16 @@ def design_report(
     step("line races")
     from mapkit.simulate import RunConfig, simulate
 
-    run = RunConfig(("greedy",) * cfg.players, cfg.games, cfg.seed, special_stations=cfg.special)
+    run = RunConfig(
+        ("greedy",) * cfg.players, cfg.games, cfg.seed, special_stations=cfg.special, records=True
+    )
     played = simulate(city, run, cfg.jobs)
     races = races_of(city, played)
     pace = pacing(played, cfg.seed)
+    step("stations")
+    from mapkit.engine import Game, GameOptions
+
+    stations = stations_of(Game(city, GameOptions(cfg.players, cfg.special)), played)
     mixed = None
     if cfg.players > 1 and cfg.mixed_games:
         step("mixed skill")
@@ -263,7 +303,7 @@ def design_report(
         band = shipped_band(cfg.games, cfg.seed, cfg.special)
     rep = DesignReport(
         city.id, city.name, cfg, skill, decisions, tension, races, difficulty,
-        pace, mixed, sens, band,
+        pace, mixed, sens, band, stations,
     )  # fmt: skip
     rep.found = findings(rep)
     return rep
