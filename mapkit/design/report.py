@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mapkit.design.band import ShippedBand
@@ -20,7 +20,7 @@ from mapkit.design.mixed import Mixed, measure_mixed
 from mapkit.design.pacing import Pacing, pacing
 from mapkit.design.races import LineRace, races_of
 from mapkit.design.sensitivity import Sensitivity, measure_sensitivity
-from mapkit.design.skill import COMPETENT, SKILL_BOTS, Skill, measure_skill
+from mapkit.design.skill import COMPETENT, SKILL_BOTS, Skill, skill_of, solo_scores
 from mapkit.design.stations import Stations, stations_of
 from mapkit.design.tension import Tension, measure_tension
 from mapkit.mapfile.model import CityMap
@@ -248,62 +248,137 @@ class DesignReport:
         return out
 
 
-def design_report(
-    city: CityMap,
-    cfg: ReportConfig,
-    progress: Callable[[str], None] | None = None,
-    doc: dict[str, Any] | None = None,
-) -> DesignReport:
-    """Measure every figure of ``city``; ``doc``, its document, enables the sensitivity table."""
+STAGE_ORDER = (
+    "skill:clairvoyant", "tension", "sensitivity", "decisions", "skill:lookahead", "races",
+    "difficulty", "band", "mixed", "skill:greedy", "skill:random",
+)  # fmt: skip
+"""The report's independent stages, slowest first (so ``jobs`` processes finish together)."""
 
-    def step(what: str) -> None:
-        if progress:
-            progress(what)
+_job: tuple[CityMap, ReportConfig, dict[str, Any] | None] | None = None
+"""The map, settings and document of the report being measured, set before the stages' pool
+forks (its workers read it, so only stage names cross the process boundary)."""
 
-    step("skill")
-    skill = measure_skill(city, cfg.games, cfg.seed, cfg.skill_bots, cfg.special, cfg.jobs)
-    step("decisions")
-    decisions = measure_decisions(
-        city, cfg.decision_games, cfg.seed, threshold=cfg.threshold, special=cfg.special
-    )
-    tension = None
+
+def _stages(cfg: ReportConfig, doc: dict[str, Any] | None) -> list[str]:
+    want = {f"skill:{b}" for b in cfg.skill_bots} | {"decisions", "races"}
     if cfg.players > 1:
-        step("tension")
-        tension = measure_tension(city, cfg.players, cfg.tension_games, cfg.seed, cfg.special)
-    step("line races")
+        want.add("tension")
+        if cfg.mixed_games:
+            want.add("mixed")
+    if cfg.sensitivity and doc is not None:
+        want.add("sensitivity")
+    if cfg.difficulty:
+        want |= {"difficulty", "band"}
+    return [s for s in STAGE_ORDER if s in want]
+
+
+def _stage(name: str) -> object:
+    """One stage of the report in :data:`_job` (in this process: ``jobs`` is the stage's own)."""
+    assert _job is not None
+    city, cfg, doc = _job
+    if name.startswith("skill:"):
+        return solo_scores(city, name[6:], cfg.games, cfg.seed, cfg.special, cfg.jobs)
+    if name == "decisions":
+        return measure_decisions(
+            city, cfg.decision_games, cfg.seed, threshold=cfg.threshold, special=cfg.special
+        )
+    if name == "tension":
+        return measure_tension(city, cfg.players, cfg.tension_games, cfg.seed, cfg.special)
+    if name == "races":
+        return _races(city, cfg)
+    if name == "mixed":
+        return measure_mixed(city, cfg.players, cfg.mixed_games, cfg.seed, cfg.special)
+    if name == "sensitivity":
+        from mapkit.design.profile import profile
+
+        assert doc is not None
+        base = profile(city, cfg.games, cfg.seed, 1, cfg.special)
+        return measure_sensitivity(doc, base, cfg.games, cfg.seed, cfg.paper, cfg.special)
+    if name == "difficulty":
+        return measure_difficulty(city, cfg.games, cfg.seed, cfg.special, cfg.jobs)
+    if name == "band":
+        from mapkit.design.band import shipped_band
+
+        return shipped_band(cfg.games, cfg.seed, cfg.special)
+    raise ValueError(f"unknown report stage {name!r}")
+
+
+def _races(city: CityMap, cfg: ReportConfig) -> tuple[list[LineRace], Pacing, Stations]:
+    """The line races, pacing and stations, all from the same greedy games."""
+    from mapkit.engine import Game, GameOptions
     from mapkit.simulate import RunConfig, simulate
 
     run = RunConfig(
         ("greedy",) * cfg.players, cfg.games, cfg.seed, special_stations=cfg.special, records=True
     )
     played = simulate(city, run, cfg.jobs)
-    races = races_of(city, played)
-    pace = pacing(played, cfg.seed)
-    step("stations")
-    from mapkit.engine import Game, GameOptions
+    game = Game(city, GameOptions(cfg.players, cfg.special))
+    return races_of(city, played), pacing(played, cfg.seed), stations_of(game, played)
 
-    stations = stations_of(Game(city, GameOptions(cfg.players, cfg.special)), played)
-    mixed = None
-    if cfg.players > 1 and cfg.mixed_games:
-        step("mixed skill")
-        mixed = measure_mixed(city, cfg.players, cfg.mixed_games, cfg.seed, cfg.special)
-    sens: list[Sensitivity] = []
-    if cfg.sensitivity and doc is not None:
-        step("sensitivity")
-        from mapkit.design.profile import profile
 
-        base = profile(city, cfg.games, cfg.seed, 1, cfg.special)
-        sens = measure_sensitivity(doc, base, cfg.games, cfg.seed, cfg.paper, cfg.special)
-    difficulty = band = None
-    if cfg.difficulty:
-        step("difficulty scale")
-        from mapkit.design.band import shipped_band
+def _measure(
+    names: list[str], jobs: int, progress: Callable[[str], None] | None
+) -> dict[str, object]:
+    """Every stage's result: in this process, or side by side in ``jobs`` worker processes
+    (each stage in one process; the results are the same either way)."""
+    if jobs <= 1 or len(names) < 2:
+        out = {}
+        for name in names:
+            if progress:
+                progress(name)
+            out[name] = _stage(name)
+        return out
+    from mapkit import workers
 
-        difficulty = measure_difficulty(city, cfg.games, cfg.seed, cfg.special, cfg.jobs)
-        band = shipped_band(cfg.games, cfg.seed, cfg.special)
+    jobs = min(jobs, len(names))
+    if progress:
+        progress(f"{len(names)} stages in {jobs} processes")
+    pool = workers.pool(jobs)
+    try:
+        pending = {name: pool.apply_async(_stage, (name,)) for name in names}
+        return {name: pending[name].get() for name in names}
+    finally:
+        pool.terminate()
+
+
+def design_report(
+    city: CityMap,
+    cfg: ReportConfig,
+    progress: Callable[[str], None] | None = None,
+    doc: dict[str, Any] | None = None,
+) -> DesignReport:
+    """Measure every figure of ``city``; ``doc``, its document, enables the sensitivity table.
+
+    ``cfg.jobs`` > 1 runs the independent stages (each bot's solo games, decisions, tension,
+    the races, mixed skill, sensitivity, difficulty, the band) side by side in that many
+    processes, slowest first; one process runs them in turn (its games' own runs then use
+    ``cfg.jobs`` processes, which is 1). The figures are the same for any ``jobs``.
+    """
+    global _job
+    names = _stages(cfg, doc)
+    inner = replace(cfg, jobs=1) if cfg.jobs > 1 else cfg
+    _job = (city, inner, doc)
+    try:
+        got = _measure(names, cfg.jobs, progress)
+    finally:
+        _job = None
+    scores = {b: got[f"skill:{b}"] for b in cfg.skill_bots}
+    skill = skill_of(scores, cfg.games, cfg.seed)
+    races, pace, stations = got["races"]  # type: ignore[misc]
     rep = DesignReport(
-        city.id, city.name, cfg, skill, decisions, tension, races, difficulty,
-        pace, mixed, sens, band, stations,
-    )  # fmt: skip
+        city.id,
+        city.name,
+        cfg,
+        skill,
+        got["decisions"],  # type: ignore[arg-type]
+        got.get("tension"),  # type: ignore[arg-type]
+        races,
+        got.get("difficulty"),  # type: ignore[arg-type]
+        pace,
+        got.get("mixed"),  # type: ignore[arg-type]
+        got.get("sensitivity", []),  # type: ignore[arg-type]
+        got.get("band"),  # type: ignore[arg-type]
+        stations,
+    )
     rep.found = findings(rep)
     return rep
