@@ -23,13 +23,22 @@ def layout(
         str | None, typer.Option(help="Station ids kept where they are, comma-separated.")
     ] = None,
     time_limit: Annotated[
-        float, typer.Option("--time-limit", help="Seconds; the best layout by then is kept.")
-    ] = 5.0,
+        float,
+        typer.Option(
+            "--time-limit",
+            help="Seconds, a safety net: the search counts its work, so it is the same on any "
+            "machine unless stopped here (the best layout by then is kept, and said so).",
+        ),
+    ] = 10.0,
     allow_45: Annotated[
         bool, typer.Option("--allow-45", help="Let lines bend by 45° (sharp turns).")
     ] = False,
     seed: Annotated[
-        int, typer.Option(help="Recorded in the report (the layout is deterministic).")
+        int,
+        typer.Option(
+            help="0: the plain drawing; another number breaks near-ties between directions "
+            "another way, for another drawing to choose from (each seed is reproducible)."
+        ),
     ] = 0,
     wagons_only: Annotated[
         bool,
@@ -93,7 +102,8 @@ def layout(
     except LayoutError as exc:
         fail(f"{path}: {exc}; nothing written", 1)
     if result.report.wagons_unclear:
-        fail(f"{path}: {result.report.notes[-1]}; nothing written", 1)
+        why = next(n for n in result.report.notes if n.startswith("no clear spot"))
+        fail(f"{path}: {why}; nothing written", 1)
     write_text(output, writer.dumps(_rebase_schema(result.doc, path, output)), [path])
     text = formats.write("layout", result.report, format)
     if report is not None:  # a .json file gets JSON whatever --format prints
