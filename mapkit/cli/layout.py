@@ -29,7 +29,7 @@ def layout(
             help="Seconds, a safety net: the search counts its work, so it is the same on any "
             "machine unless stopped here (the best layout by then is kept, and said so).",
         ),
-    ] = 10.0,
+    ] = 20.0,
     allow_45: Annotated[
         bool, typer.Option("--allow-45", help="Let lines bend by 45° (sharp turns).")
     ] = False,
@@ -59,7 +59,9 @@ def layout(
     2: usage problem.
     """
     import sys
+    import time
 
+    entered = time.monotonic()
     from mapkit.atomic import OutputError, check_writable, write_text
     from mapkit.cli.design import _rebase_schema
 
@@ -94,7 +96,12 @@ def layout(
         typer.echo(f"wrote {output}: every wagon clear by 1.5 mm on A4 and Letter")
         return
     cfg = LayoutConfig(
-        paper=paper.value, pinned=pinned, time_limit=time_limit, allow_45=allow_45, seed=seed
+        paper=paper.value,
+        pinned=pinned,
+        # the limit is the command's: loading the map took some of it
+        time_limit=max(time_limit - (time.monotonic() - entered), 0.05),
+        allow_45=allow_45,
+        seed=seed,
     )
     progress = (lambda s: typer.echo(f"layout: {s}", err=True)) if sys.stderr.isatty() else None
     try:

@@ -32,8 +32,8 @@ __all__ = [
 
 Point = tuple[float, float]
 MAX_DENOMINATOR = 12
-SEARCH_SHARE = 0.6
-WAGON_SHARE = 0.8
+SEARCH_SHARE = 0.5
+WAGON_SHARE = 0.75
 """The layout's search stops at this share of the time limit, the wagons' at that: the
 rest is for measuring the report and writing the map, so the whole run keeps the limit."""
 
@@ -51,7 +51,7 @@ class LayoutConfig:
 
     paper: str = "a4"
     pinned: frozenset[str] = field(default_factory=frozenset)
-    time_limit: float = 10.0
+    time_limit: float = 20.0
     allow_45: bool = False
     seed: int = 0
 

@@ -41,6 +41,8 @@ MIN_SCALE = 2.2
 
 MAX_HOPS = 3
 MAX_REPAIRS = 2
+MAX_ATTEMPTS = 8
+"""The search's work: at most this many placements (then the best of them is kept)."""
 
 
 def _near(net: Network, stretches: set[int], hops: int) -> set[int]:
@@ -290,7 +292,9 @@ class _Search:
             self.best = drawn
         if say:
             say(self.progress(placed))
-        if drawn.score == (0, 0, 0) or time.monotonic() > self.deadline:
+        if drawn.score == (0, 0, 0) or self.attempts >= MAX_ATTEMPTS:
+            return False
+        if time.monotonic() > self.deadline:
             return False
         return self.next_attempt(placed)
 
