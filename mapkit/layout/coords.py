@@ -138,6 +138,7 @@ def solve_coordinates(
     deadline: float,
     separations: dict[tuple, Separation] | None = None,
     repair: Repair | None = None,
+    ratio_cost: float = RATIO_COST,
 ) -> Placement | None:
     """Coordinates for ``direction`` (stretch -> k), near ``targets``; None when the program
     has no solution in time. With ``repair``, the directions of ``repair.free`` are chosen
@@ -158,7 +159,10 @@ def solve_coordinates(
         seps[key] = Separation(old.first, old.second, ax, old.mm)
     for round_ in range(MAX_ROUNDS):
         left = deadline - time.monotonic()
-        got = _solve(net, direction, targets, pinned, frozen, seps, scale, repair, max(left, 0.1))
+        got = _solve(
+            net, direction, targets, pinned, frozen, seps, scale, repair, max(left, 0.1),
+            ratio_cost,
+        )  # fmt: skip
         if got is None:
             return None
         xy, off, unmet, overflow = got
@@ -338,6 +342,7 @@ def _solve(
     scale: float,
     repair: Repair | None = None,
     time_limit: float = math.inf,
+    ratio_cost: float = RATIO_COST,
 ):
     p = Program()
     n = len(net.ids)
@@ -360,7 +365,8 @@ def _solve(
         for e, s in enumerate(net.stretches)
         if e not in frozen and e not in pick
     }
-    _ratio_rows(p, net, direction, {e for e in slack_cols if e not in net.least}, xs, ys)
+    even = {e for e in slack_cols if e not in net.least}
+    _ratio_rows(p, net, direction, even, xs, ys, ratio_cost)
     over = _box_rows(p, net, xs, ys, scale)
     moving = {n for e in pick for n in (net.stretches[e].u, net.stretches[e].v)}
     sep_slack, either = _separation_rows(p, net, seps, moving, xs, ys, scale, big_m)
@@ -449,7 +455,7 @@ def _run(net: Network, e: int, k: int, xs: list[int], ys: list[int]) -> dict[int
 
 def _ratio_rows(
     p: Program, net: Network, direction: dict[int, int], stretches: set[int],
-    xs: list[int], ys: list[int],
+    xs: list[int], ys: list[int], cost: float = RATIO_COST,
 ) -> None:  # fmt: skip
     """Even spacing along each line: every stretch of a line at most ``SPACING_RATIO``
     times as long as its shortest (validate's DES006 allows 3), a priced slack beyond.
@@ -465,7 +471,7 @@ def _ratio_rows(
         if len(es) < 2:
             continue
         least = p.var(0.0)
-        excess = p.var(RATIO_COST / UNIT)
+        excess = p.var(cost / UNIT)
         for e in es:
             run = _run(net, e, direction[e], xs, ys)
             diag = all(DIRECTIONS[direction[e]])

@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from mapkit.checks.design import MAX_SPACING_RATIO
 from mapkit.layout.coords import (
+    RATIO_COST,
     UNIT,
     Placement,
     Repair,
@@ -42,6 +44,8 @@ MIN_SCALE = 2.2
 MAX_HOPS = 3
 MAX_REPAIRS = 2
 MAX_ATTEMPTS = 8
+RATIO_STEP = 4.0
+"""How much more even spacing is priced in each retry of a clean but uneven drawing."""
 """The search's work: at most this many placements (then the best of them is kept)."""
 
 
@@ -190,11 +194,14 @@ class Drawn:
     sharp: bool = False
     """Whether 45° bends had to be allowed to keep the order of the lines."""
 
+    uneven: int = 0
+    """Lines whose longest stretch is more than ``MAX_SPACING_RATIO`` times their shortest."""
+
     @property
-    def score(self) -> tuple[int, int, int]:
-        """Stretches off their direction, topology violations, then pairs too close at the
-        print scale the drawing really gets."""
-        return (len(self.placement.off_direction), self.topology, self.conflicts)
+    def score(self) -> tuple[int, int, int, int]:
+        """Stretches off their direction, topology violations, pairs too close at the
+        print scale the drawing really gets, then lines with uneven spacing."""
+        return (len(self.placement.off_direction), self.topology, self.conflicts, self.uneven)
 
 
 def run(
@@ -256,6 +263,7 @@ class _Search:
         self.repairs = 0
         self.sharp = False
         self.seed = seed
+        self.ratio_cost = RATIO_COST
 
     def rescale(self, scale: float) -> None:
         """Aim at ``scale`` (mm a unit): the targets and the pinned stations grow to match."""
@@ -275,7 +283,7 @@ class _Search:
         targets = [(round(x * k * sk), round(y * k * sk)) for x, y in net.xy]
         placed = solve_coordinates(
             net, self.direction, targets, self.fixed, set(self.frozen), self.scale,
-            self.deadline, self.seps, self.repair,
+            self.deadline, self.seps, self.repair, self.ratio_cost,
         )  # fmt: skip
         if placed is None:
             return self.widen_repair()
@@ -284,6 +292,7 @@ class _Search:
         drawn = Drawn(placed.xy, self.direction, placed, k * sk, self.attempts)
         drawn.conflicts = self.conflicts(placed)
         drawn.topology = self.topology(placed.xy)
+        drawn.uneven = self.uneven(placed.xy)
         if placed.off_direction:
             bent = self.bent(placed, targets)
             if bent is not None and bent.score < drawn.score:
@@ -292,10 +301,18 @@ class _Search:
             self.best = drawn
         if say:
             say(self.progress(placed))
-        if drawn.score == (0, 0, 0) or self.attempts >= MAX_ATTEMPTS:
+        if drawn.score == (0, 0, 0, 0) or self.attempts >= MAX_ATTEMPTS:
             return False
         if time.monotonic() > self.deadline:
             return False
+        if self.best.score[:3] == (0, 0, 0):
+            # clean but uneven: the same directions again, even spacing priced higher (while
+            # that keeps the drawing clean)
+            if drawn is not self.best or self.ratio_cost >= RATIO_COST * RATIO_STEP**2:
+                return False
+            self.ratio_cost *= RATIO_STEP
+            self.repair = None
+            return True
         return self.next_attempt(placed)
 
     def choose(self) -> bool:
@@ -348,7 +365,7 @@ class _Search:
             ]
             got = solve_coordinates(
                 sub, direction, list(targets) + more, self.fixed, set(self.frozen),
-                self.scale, self.deadline,
+                self.scale, self.deadline, ratio_cost=self.ratio_cost,
             )  # fmt: skip
             if got is None:
                 return None
@@ -364,7 +381,17 @@ class _Search:
         drawn = Drawn(xy, placed.direction, result, self.k * self.scale_k, self.attempts, bends)
         drawn.conflicts = self.conflicts(result, bends)
         drawn.topology = self.topology(xy)
+        drawn.uneven = self.uneven(xy)
         return drawn
+
+    def uneven(self, xy: list[Point]) -> int:
+        """Lines whose stop spacing is more uneven than validate's DES006 allows."""
+        gaps: dict[str, list[float]] = {}
+        for s in self.net.stretches:
+            d = math.dist(xy[s.u], xy[s.v])
+            for line in s.lines:
+                gaps.setdefault(line, []).append(d)
+        return sum(1 for g in gaps.values() if min(g) <= 0 or max(g) / min(g) > MAX_SPACING_RATIO)
 
     def topology(self, xy: list[Point]) -> int:
         from mapkit.layout.report import topology
