@@ -246,10 +246,10 @@ def layout(
     depots = place_wagons(placed_city, strict=False, deadline=wagon_end)
     late = late or time.monotonic() > wagon_end
     for ln in new_doc["lines"]:
-        x, y = depots[ln["id"]]
-        ln["depot"] = {**ln["depot"], "x": _num(x), "y": _num(y)}
+        x, y = (_num(round(v, 4)) for v in depots[ln["id"]])
+        ln["depot"] = {**ln["depot"], "x": x, "y": y}
         if "shape" in ln:
-            ln["shape"][0] = [_num(x), _num(y)]
+            ln["shape"][0] = [x, y]
     new_doc = writer.normalize(new_doc)
     new_city = build_map(new_doc, source=city.source)
     report = measure(city, new_city, time.monotonic() - start, drawn.attempts, config.paper)
