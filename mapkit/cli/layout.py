@@ -98,8 +98,8 @@ def layout(
     cfg = LayoutConfig(
         paper=paper.value,
         pinned=pinned,
-        # the limit is the command's: loading the map took some of it
-        time_limit=max(time_limit - (time.monotonic() - entered), 0.05),
+        time_limit=time_limit,
+        started=entered,  # the limit is the command's: loading the map took some of it
         allow_45=allow_45,
         seed=seed,
     )
