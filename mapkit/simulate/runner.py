@@ -62,11 +62,25 @@ class RunConfig:
     """``auto``, ``kernel`` or ``checked`` (see the module's docstring)."""
 
 
+def check_seating(bots: Sequence[str]) -> None:
+    """ValueError unless ``bots`` names a known bot for each of 1 to 6 seats."""
+    from mapkit.bots import BOTS
+    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
+
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise ValueError(f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}")
+    if not valid_player_count(len(bots)):
+        raise ValueError(f"{PLAYER_RANGE} bots, one per seat, not {len(bots)}")
+
+
 def choose_engine(cfg: RunConfig) -> str:
-    """The engine that plays ``cfg``: ValueError for an unknown engine or a kernel asked to
-    play seats it cannot (another bot, or bot options)."""
+    """The engine that plays ``cfg``: ValueError for a seating :func:`check_seating` refuses,
+    an unknown engine or a kernel asked to play seats it cannot (another bot, or bot
+    options)."""
     from mapkit.engine.kernel import BOT_CODES
 
+    check_seating(cfg.bots)
     if cfg.engine not in ENGINES:
         raise ValueError(f"unknown engine {cfg.engine!r}; known: {', '.join(ENGINES)}")
     others = [b for b in cfg.bots if b not in BOT_CODES]
