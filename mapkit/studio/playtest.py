@@ -25,8 +25,8 @@ class PlaytestConfig:
     @classmethod
     def from_request(cls, body: Any) -> PlaytestConfig:
         """Read ``{"games", "bots", "seed"}``; ValueError with a message for bad values."""
-        from mapkit.bots import BOTS
-        from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
+        from mapkit.engine.seats import PLAYER_RANGE
+        from mapkit.simulate.runner import check_seating
 
         if not isinstance(body, dict):
             raise ValueError('expected a JSON object like {"games": 200, "bots": ["greedy"]}')
@@ -35,11 +35,9 @@ class PlaytestConfig:
         seed = body.get("seed", cls.seed)
         if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES:
             raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES}")
-        if not isinstance(bots, list) or not valid_player_count(len(bots)):
+        if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
             raise ValueError(f"bots must be a list of {PLAYER_RANGE} bot names, one per seat")
-        unknown = [b for b in bots if b not in BOTS]
-        if unknown:
-            raise ValueError(f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}")
+        check_seating(bots)  # the runner's rule: a known bot in each of 1 to 6 seats
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError("seed must be a whole number")
         return cls(games, tuple(bots), seed)
