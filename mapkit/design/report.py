@@ -45,6 +45,9 @@ class ReportConfig:
     """Profile every line's windows +-1 and first +-1 (needs the map document)."""
     paper: str = "a4"
     jobs: int = 1
+    scale: int = 1
+    """The map's size factor (``mapkit.design.scale``): decisions valued every ``scale``-th
+    turn, tension evaluated every ``2 * scale`` rounds."""
 
 
 @dataclass
@@ -230,12 +233,15 @@ def design_report(
     skill = measure_skill(city, cfg.games, cfg.seed, cfg.skill_bots, cfg.special, cfg.jobs)
     step("decisions")
     decisions = measure_decisions(
-        city, cfg.decision_games, cfg.seed, threshold=cfg.threshold, special=cfg.special
+        city, cfg.decision_games, cfg.seed, threshold=cfg.threshold, special=cfg.special,
+        stride=cfg.scale,
     )
     tension = None
     if cfg.players > 1:
         step("tension")
-        tension = measure_tension(city, cfg.players, cfg.tension_games, cfg.seed, cfg.special)
+        tension = measure_tension(
+            city, cfg.players, cfg.tension_games, cfg.seed, cfg.special, stride=2 * cfg.scale
+        )
     step("line races")
     from mapkit.simulate import RunConfig, simulate
 

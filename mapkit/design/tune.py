@@ -101,6 +101,9 @@ class TuneConfig:
     """``local`` or ``dask`` (``mapkit.design.sweep``): the same result either way."""
     cluster: str | None = None
     """A Dask scheduler address; none: a local cluster of ``jobs`` workers."""
+    scale: int = 1
+    """The map's size factor (``mapkit.design.scale``): decisions valued every ``scale``-th
+    turn."""
 
 
 @dataclass(frozen=True)
@@ -480,9 +483,13 @@ def tune(
         result, path = search.run(city)
     if cfg.decision_games:
         say("measuring decisions before and after")
-        d0 = measure_decisions(city, cfg.decision_games, cfg.seed, special=cfg.special)
+        d0 = measure_decisions(
+            city, cfg.decision_games, cfg.seed, special=cfg.special, stride=cfg.scale
+        )
         while True:
-            d1 = measure_decisions(path[-1][1], cfg.decision_games, cfg.seed, special=cfg.special)
+            d1 = measure_decisions(
+                path[-1][1], cfg.decision_games, cfg.seed, special=cfg.special, stride=cfg.scale
+            )
             if decisions_hold(d0, d1, targets) or len(path) == 1:
                 break
             path.pop()
