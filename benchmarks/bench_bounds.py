@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bounds_map import bounds_map, fuzzed_map  # noqa: E402
+from bounds_map import bounds_map, fuzzed_map
 
 ROOT = Path(__file__).resolve().parent.parent
 

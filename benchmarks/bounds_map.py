@@ -86,11 +86,12 @@ def fuzzed_map(seed: int, side: int = 12, step: float = 16.0) -> dict[str, Any]:
             c, r = rng.choice(free)
             walk.append((c, r))
         first = rng.randint(1, 20)
+        points = {"first": first, "others": rng.randint(0, first)}
+        depot = {"x": walk[0][0] * step - 5, "y": walk[0][1] * step - 5}
         lines.append(
-            {"id": chr(ord("A") + k), "name": f"Line {k + 1}", "color": f"#{rng.randrange(1 << 24):06x}",
-             "windows": rng.randint(1, 8), "points": {"first": first, "others": rng.randint(0, first)},
-             "depot": {"x": walk[0][0] * step - 5, "y": walk[0][1] * step - 5},
-             "stops": [f"s{c}-{r}" for c, r in walk]}
+            {"id": chr(ord("A") + k), "name": f"Line {k + 1}",
+             "color": f"#{rng.randrange(1 << 24):06x}", "windows": rng.randint(1, 8),
+             "points": points, "depot": depot, "stops": [f"s{c}-{r}" for c, r in walk]}
         )  # fmt: skip
     return {"format": "mapkit-map/1", "id": f"fuzz-{seed}", "name": f"Fuzzed {seed}",
             "stations": stations, "lines": lines}  # fmt: skip

@@ -15,7 +15,7 @@ from mapkit.design import scale
 from mapkit.mapfile import load_map, load_source
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from bounds_map import bounds_map  # noqa: E402
+from bounds_map import bounds_map
 
 runner = CliRunner()
 
