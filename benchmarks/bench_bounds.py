@@ -50,7 +50,7 @@ def main() -> None:
             for cmd in (
                 ["simulate", name],
                 ["simulate", name, "--bots", "clairvoyant", "-n", "20"],
-                ["report", name],
+                ["report", name, "--allow-invalid"],
                 ["tune", name, "--mean", "50", "-o", "t.json"],
             ):
                 load = os.getloadavg()[0]

@@ -67,7 +67,7 @@ def configs(monkeypatch) -> list:
 
 
 def test_report_scales_the_defaults_it_was_not_given_and_says_so(wide, configs):
-    res = runner.invoke(app, ["report", str(wide), "--decision-games", "6"])
+    res = runner.invoke(app, ["report", str(wide), "--decision-games", "6", "--allow-invalid"])
     assert isinstance(res.exception, _Stop)
     (cfg,) = configs
     assert (cfg.games, cfg.tension_games, cfg.decision_games, cfg.mixed_games) == (100, 30, 6, 30)
@@ -81,7 +81,7 @@ def test_report_scales_the_defaults_it_was_not_given_and_says_so(wide, configs):
 
 
 def test_report_on_a_shipped_city_keeps_its_defaults(configs):
-    res = runner.invoke(app, ["report", "berlin"])
+    res = runner.invoke(app, ["report", "berlin", "--allow-invalid"])
     assert isinstance(res.exception, _Stop)
     (cfg,) = configs
     assert (cfg.games, cfg.tension_games, cfg.decision_games, cfg.mixed_games) == (200, 60, 6, 60)
