@@ -175,6 +175,51 @@ def _num(v: float) -> int | float:
     return int(v) if float(v).is_integer() else v
 
 
+def _drawn_doc(
+    city: CityMap, doc: dict[str, Any] | None, net, drawn, pinned: set[int]
+) -> dict[str, Any]:
+    """The map document with the stations (and bend points, as shapes) where ``drawn`` has
+    them; the wagons still where they were."""
+    from mapkit.mapfile import writer
+
+    off = drawn.placement.off_direction
+    keys = sorted(drawn.bends)
+    xy = drawn.xy + [drawn.bends[key] for key in keys]
+    if pinned:
+        k = drawn.scale_in
+        n = len(net.ids)
+        out = [net.xy[i] if i in pinned else (x / k, y / k) for i, (x, y) in enumerate(xy)]
+    else:
+        out = _exact(xy) or [(round(x, 9), round(y, 9)) for x, y in xy]
+    n = len(net.ids)
+    out, legs = out[:n], out[n:]
+    bends = _doglegs(net, out, set(off)) | dict(zip(keys, legs, strict=True))
+    base = city_doc(city) if doc is None else writer.normalize(doc)
+    new_doc = {**base, "stations": [dict(s) for s in base["stations"]]}
+    for st, (x, y) in zip(new_doc["stations"], out, strict=True):
+        st["x"], st["y"] = _num(x), _num(y)
+    lines = []
+    where = {sid: i for i, sid in enumerate(net.ids)}
+    for ln in new_doc["lines"]:
+        ln = dict(ln)
+        ln.pop("shape", None)
+        stops = [where[sid] for sid in ln["stops"]]
+        if ln.get("loop"):
+            stops.append(stops[0])
+        if any((min(a, b), max(a, b)) in bends for a, b in itertools.pairwise(stops)):
+            shape = [[ln["depot"]["x"], ln["depot"]["y"]]]
+            for a, b in itertools.pairwise(stops):
+                shape.append([_num(v) for v in out[a]])
+                bend = bends.get((min(a, b), max(a, b)))
+                if bend is not None:
+                    shape.append([_num(v) for v in bend])
+            shape.append([_num(v) for v in out[stops[-1]]])
+            ln["shape"] = shape
+        lines.append(ln)
+    new_doc["lines"] = lines
+    return new_doc
+
+
 def layout(
     city: CityMap,
     config: LayoutConfig = LayoutConfig(),
@@ -210,43 +255,23 @@ def layout(
             f"{len(off)} stretch(es) could not take one direction within "
             f"{config.time_limit:g} s and bend once on the way (135°)"
         )
-    keys = sorted(drawn.bends)
-    xy = drawn.xy + [drawn.bends[key] for key in keys]
-    if pinned:
-        k = drawn.scale_in
-        n = len(net.ids)
-        out = [net.xy[i] if i in pinned else (x / k, y / k) for i, (x, y) in enumerate(xy)]
-    else:
-        out = _exact(xy) or [(round(x, 9), round(y, 9)) for x, y in xy]
-    n = len(net.ids)
-    out, legs = out[:n], out[n:]
-    bends = _doglegs(net, out, set(off)) | dict(zip(keys, legs, strict=True))
-    base = city_doc(city) if doc is None else writer.normalize(doc)
-    new_doc = {**base, "stations": [dict(s) for s in base["stations"]]}
-    for st, (x, y) in zip(new_doc["stations"], out, strict=True):
-        st["x"], st["y"] = _num(x), _num(y)
-    lines = []
-    where = {sid: i for i, sid in enumerate(net.ids)}
-    for ln in new_doc["lines"]:
-        ln = dict(ln)
-        ln.pop("shape", None)
-        stops = [where[sid] for sid in ln["stops"]]
-        if ln.get("loop"):
-            stops.append(stops[0])
-        if any((min(a, b), max(a, b)) in bends for a, b in itertools.pairwise(stops)):
-            shape = [[ln["depot"]["x"], ln["depot"]["y"]]]
-            for a, b in itertools.pairwise(stops):
-                shape.append([_num(v) for v in out[a]])
-                bend = bends.get((min(a, b), max(a, b)))
-                if bend is not None:
-                    shape.append([_num(v) for v in bend])
-            shape.append([_num(v) for v in out[stops[-1]]])
-            ln["shape"] = shape
-        lines.append(ln)
-    new_doc["lines"] = lines
-    placed_city = build_map(new_doc)
     wagon_end = start + config.time_limit * WAGON_SHARE
-    depots = place_wagons(placed_city, strict=False, deadline=wagon_end)
+    # the best drawing whose wagons all find a clear spot (the others, cleanest first, when
+    # the best one's do not); the best one with its roomiest spots if none
+    new_doc, depots = None, None
+    for cand in [drawn, *drawn.others]:
+        cand_doc = _drawn_doc(city, doc, net, cand, pinned)
+        try:
+            depots = place_wagons(build_map(cand_doc), deadline=wagon_end)
+        except WagonError:
+            if time.monotonic() > wagon_end:
+                break
+            continue
+        new_doc, drawn = cand_doc, cand
+        break
+    if new_doc is None:
+        new_doc = _drawn_doc(city, doc, net, drawn, pinned)
+        depots = place_wagons(build_map(new_doc), strict=False, deadline=wagon_end)
     late = late or time.monotonic() > wagon_end
     for ln in new_doc["lines"]:
         x, y = (_num(round(v, 4)) for v in depots[ln["id"]])
