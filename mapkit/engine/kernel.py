@@ -950,9 +950,7 @@ def _line_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, los
 
 @cython.cfunc
 @cython.exceptval(check=False)
-def _branching_value(
-    km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, lost: i64
-) -> f64:
+def _branching_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, lost: i64) -> f64:
     """A branching line's value: per branch (scoring unit) its bonus · P(trunk and branch
     complete), the best of them (``best`` scoring) or their sum (``each``), plus the worth of
     the windows left over the line's empty stops."""

@@ -573,19 +573,7 @@ class State:
                 g, upd, nsp = e.outcomes[k]
                 self._marked[p] |= g
         if upd:
-            local = self._local
-            base = p * t.n_lines
-            unit_masks = t.unit_masks
-            nw = 0
-            for lj, b in upd:
-                was = local[base + lj]
-                x = was | b
-                local[base + lj] = x
-                for u, m in unit_masks[lj]:
-                    if x & m == m and was & m != m:
-                        nw |= 1 << u
-            if nw:
-                self._newly[p] |= nw
+            self._set_lines(p, upd)
         if self._game.special_stations:
             self._earned = 0 if c == FREE else nsp
             owed = owed_extras(c, self._pending, nsp, self._wleft[p])
@@ -604,6 +592,23 @@ class State:
             self._cur = q
         else:
             self._end_round()
+
+    def _set_lines(self, p: int, upd: Any) -> None:
+        """Set ``(line, line-local bits)`` of ``upd`` on seat ``p``'s sheet; the scoring units
+        this completes are raced at the end of the round."""
+        local = self._local
+        base = p * self._t.n_lines
+        unit_masks = self._t.unit_masks
+        nw = 0
+        for lj, b in upd:
+            was = local[base + lj]
+            x = was | b
+            local[base + lj] = x
+            for u, m in unit_masks[lj]:
+                if x & m == m and was & m != m:
+                    nw |= 1 << u
+        if nw:
+            self._newly[p] |= nw
 
     def _end_round(self) -> None:
         newly = self._newly

@@ -100,6 +100,24 @@ def _check_map_rules(doc: dict[str, Any], emit: Callable[[str, str, str], None])
             emit("REF010", f"the map's ruleset cannot be played: {exc}", "/ruleset")
 
 
+def _check_stops(
+    ln: dict[str, Any], base: str, coords: dict[str, Any], emit: Callable[[str, str, str], None]
+) -> None:
+    """REF001 and REF004 over a line's stops and its branches' (one station once per line)."""
+    lid = ln["id"]
+    seen: set[str] = set()
+    listed = [(f"{base}/stops", ln["stops"])] + [
+        (f"{base}/branches/{b}/stops", br["stops"]) for b, br in enumerate(ln.get("branches", ()))
+    ]
+    for where, some in listed:
+        for k, stop in enumerate(some):
+            if stop not in coords:
+                emit("REF001", f"line '{lid}': stop '{stop}' names no station", f"{where}/{k}")
+            if stop in seen:
+                emit("REF004", f"line '{lid}' visits station '{stop}' twice", f"{where}/{k}")
+            seen.add(stop)
+
+
 def _check_branches(ln: dict[str, Any], base: str, emit: Callable[[str, str, str], None]) -> None:
     """REF013 and REF006 of a branching line (rules-notes 23)."""
     if "branches" not in ln:
@@ -156,18 +174,7 @@ def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic
         seen_lines.add(lid)
         stops = ln["stops"]
         loop = bool(ln.get("loop", False))
-        seen: set[str] = set()
-        listed = [(f"{base}/stops", stops)] + [
-            (f"{base}/branches/{b}/stops", br["stops"])
-            for b, br in enumerate(ln.get("branches", ()))
-        ]
-        for where, some in listed:
-            for k, stop in enumerate(some):
-                if stop not in coords:
-                    emit("REF001", f"line '{lid}': stop '{stop}' names no station", f"{where}/{k}")
-                if stop in seen:
-                    emit("REF004", f"line '{lid}' visits station '{stop}' twice", f"{where}/{k}")
-                seen.add(stop)
+        _check_stops(ln, base, coords, emit)
         _check_branches(ln, base, emit)
         if loop and ln.get("both_ends"):
             emit(
