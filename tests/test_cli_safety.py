@@ -556,7 +556,8 @@ def test_report_on_a_map_at_the_schema_bounds_honours_the_time_limit(tmp_path):
     (tmp_path / "bounds.json").write_text(json.dumps(_bounds_map()))
     start = time.monotonic()
     proc = _spawn(
-        ["report", "bounds.json", "-n", "2", "--time-limit", "2", "-o", "r.txt"], tmp_path
+        ["report", "bounds.json", "-n", "2", "--time-limit", "2", "-o", "r.txt", "--allow-invalid"],
+        tmp_path,
     )
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1, err

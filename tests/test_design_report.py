@@ -129,7 +129,8 @@ def test_cli_report_html_has_the_plots(tmp_path: Path) -> None:
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     page = out.read_text()
-    assert page.count("data:image/png;base64,") == 4 and "Line races" not in page[:50]
+    assert page.count("data:image/png;base64,") == 5 and "Line races" not in page[:50]
+    assert "Stations that cut runs" not in page and "Stations: where a run stops" in page
     assert '<ul class="findings">' in page
 
 
@@ -201,6 +202,12 @@ def test_findings_name_the_flawed_line() -> None:
     assert {("RPT001", "line J"), ("RPT003", "line J")} <= found["ten-times"]
     assert ("RPT002", "line G") in found["one-window"]
     assert not any(s == "line G" for _, s in found["ten-times"])
+    zuid = [f for f in design_report(load_map(ROOT / "maps" / "amsterdam.json"), QUICK).found
+            if f.code == "RPT009"]  # fmt: skip
+    assert [f.subject for f in zuid] == ["station zuid"]
+    assert zuid[0].evidence.startswith(
+        "cuts a run in 0.633 [0.536, 0.721] of player-games, 1.65 crosses"
+    )
 
 
 def test_findings_are_documented_from_the_registry() -> None:
@@ -234,3 +241,34 @@ def test_tension_and_decisions_figures_are_pinned() -> None:
     assert (round(t.decided.value, 6), t.decided_round.value) == (0.866667, 50 / 3)
     d = measure_decisions(paris, 1, 4, special=True, rollouts=1)
     assert (d.turns, round(d.share.value, 6), round(d.regret.value, 6)) == (23, 0.434783, 1.268116)
+
+
+BROKEN = ROOT / "examples" / "broken" / "GEO005.json"
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "says"),
+    [
+        ([str(BROKEN)], 1, "does not validate on a4 (GEO005)"),
+        ([str(MINI), "--games", "-5"], 2, "--games must be at least 2"),
+        ([str(MINI), "--tension-games", "0"], 2, "--tension-games"),
+        ([str(MINI), "--mixed-games", "-1"], 2, "--mixed-games at least 0"),
+        ([str(MINI), "--threshold", "nan"], 2, "--threshold must be a number"),
+        ([str(MINI), "--jobs", "-3"], 2, "--jobs must be 0"),
+        ([str(MINI), "--players", "0"], 2, "--players must be"),
+    ],
+)
+def test_cli_report_bad_input_is_one_line_and_writes_nothing(
+    tmp_path: Path, args: list[str], code: int, says: str
+) -> None:
+    out = tmp_path / "r.json"
+    res = runner.invoke(app, ["report", *args, "-f", "json", "-o", str(out)])
+    assert res.exit_code == code and says in res.stderr, res.output
+    assert len(res.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_cli_report_on_an_invalid_map_when_asked() -> None:
+    args = ["report", str(BROKEN), "-n", "4", "--tension-games", "1", "--decision-games", "1",
+            "--no-scale", "--no-sensitivity", "--mixed-games", "0", "--allow-invalid"]  # fmt: skip
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0 and "validation error(s) (GEO005); continuing" in res.stderr

@@ -224,7 +224,9 @@ def load_or_fail(path: Path, *, check_paper: str | None = None, ruleset: str | N
     return loaded_or_fail(path, check_paper=check_paper, ruleset=ruleset).map
 
 
-def loaded_or_fail(path: Path, *, check_paper: str | None = None, ruleset: str | None = None):
+def loaded_or_fail(
+    path: Path, *, check_paper: str | None = None, ruleset: str | None = None, refuse: bool = False
+):
     """The loaded map (document and model), or a clear message and exit 1 for a map that
     cannot be loaded.
 
@@ -232,7 +234,8 @@ def loaded_or_fail(path: Path, *, check_paper: str | None = None, ruleset: str |
     and parsed once): errors there are reported on stderr and the command carries on,
     since rendering or simulating a map mid-edit is useful, but the designer should
     know the sheet is not yet playable as drawn. ``ruleset``: play the map under this named
-    ruleset instead of its own (``--ruleset``).
+    ruleset instead of its own (``--ruleset``). ``refuse``: a map with validation errors exits 1
+    instead (``mapkit report``: its figures would describe a sheet nobody can print).
     """
     from mapkit.mapfile import MapError, load_source
 
@@ -251,6 +254,12 @@ def loaded_or_fail(path: Path, *, check_paper: str | None = None, ruleset: str |
         errors = [d for d in run_layers(result, check_paper) if d.severity is Severity.ERROR]
         if errors:
             codes = ", ".join(sorted({d.code for d in errors}))
+            if refuse:
+                fail(
+                    f"{path}: the map does not validate on {check_paper} ({codes}); fix it "
+                    f"first (`mapkit validate {path}`), or pass --allow-invalid",
+                    1,
+                )
             typer.echo(
                 f"mapkit: warning: {path} has {len(errors)} validation error(s) ({codes}); "
                 f"continuing (run `mapkit validate {path}`)",

@@ -66,11 +66,16 @@ def report(
         typer.Option(help="Stop after this many seconds (exit 1, nothing written)."),
     ] = None,
     ruleset: RulesetOption = None,
+    allow_invalid: Annotated[
+        bool,
+        typer.Option("--allow-invalid", help="Report on a map with validation errors (a warning)."),
+    ] = False,
 ) -> None:
     """Is MAP skilful, tense and fair? Skill ladder and luck share, decisions, tension,
     line races and difficulty, every figure with a 95 % interval.
 
-    Exit 0: done; 1: the map cannot be loaded; 2: usage problem.
+    Exit 0: done; 1: the map cannot be loaded or does not validate (unless --allow-invalid);
+    2: usage problem.
     """
     from mapkit.atomic import OutputError, check_writable
     from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
@@ -105,7 +110,7 @@ def report(
             import matplotlib  # noqa: F401
         except ImportError:
             fail("--format html needs matplotlib: pip install 'mapkit[report]'", 2)
-    loaded = loaded_or_fail(path, check_paper="a4", ruleset=ruleset)
+    loaded = loaded_or_fail(path, check_paper="a4", ruleset=ruleset, refuse=not allow_invalid)
 
     from mapkit.design.report import ReportConfig, design_report
 

@@ -12,19 +12,23 @@ pick on fresh playouts removes that bias (cross-validation); if anything it now 
 pick that noise made wrong is valued as what it is). A turn *matters* when the best
 action's value exceeds the median value of the random actions (the typical legal action) by
 more than ``threshold`` points. ``regret`` is the best action's value minus the mean value of
-the random actions: the expected cost of one random move. Intervals: a bootstrap over games,
-each game's turns carrying their own playout noise.
+the random actions: the expected cost of one random move. Intervals: both are ratios over
+games (the mattering turns, or the regrets, over the turns), the games the independent units
+(a game's turns share its cards and carry their own playout noise): the cluster-robust interval
+of a ratio with Student's t on ``games - 1`` degrees of freedom (``clustered_ratio_ci``); the
+percentile bootstrap over 6 games it replaces covered 83-87 %.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from mapkit.design.intervals import Estimate, bootstrap_ci
+from mapkit.design.intervals import Estimate, clustered_ratio_ci
 from mapkit.mapfile.model import CityMap
 
 
@@ -52,16 +56,6 @@ class GameDecisions(NamedTuple):
     turns: int
     matters: int
     regrets: list[float]
-
-
-def _share(games: Sequence[GameDecisions]) -> float:
-    n = sum(g.turns for g in games)
-    return sum(g.matters for g in games) / n if n else 0.0
-
-
-def _regret(games: Sequence[GameDecisions]) -> float:
-    xs = [x for g in games for x in g.regrets]
-    return statistics.fmean(xs) if xs else 0.0
 
 
 def _value(state, action: int, roller, seeds: Sequence[str]) -> float:  # type: ignore[no-untyped-def]
@@ -133,10 +127,11 @@ def measure_decisions(
         seat = _Valuing(runner.bots[0], roller, gs, actions, rollouts, threshold)
         runner.play_checked(gs, seats=[seat])
         per_game.append(GameDecisions(seat.turn, seat.matters, seat.regrets))
+    sizes = [g.turns for g in per_game]
     return Decisions(
         games,
         sum(g.turns for g in per_game),
         threshold,
-        bootstrap_ci(per_game, _share, seed),
-        bootstrap_ci(per_game, _regret, seed),
+        clustered_ratio_ci([g.matters for g in per_game], sizes, (0.0, 1.0)),
+        clustered_ratio_ci([math.fsum(g.regrets) for g in per_game], sizes),
     )

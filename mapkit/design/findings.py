@@ -24,6 +24,8 @@ RARE = 0.10
 DOMINANCE = 3.0
 LATE_SHARE = 0.70
 LUCK = 0.5
+CUTS = 0.5
+"""A station "cuts a run in most games" when it does in more than this share of player-games."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +130,15 @@ FINDINGS: dict[str, Finding] = {
             f"the luck share among competent bots is above {LUCK:g}",
             "Give the lines more windows or longer runs, so the order of the cards matters less.",
         ),
+        Finding(
+            "RPT009",
+            _I,
+            "Station cuts a run in most games",
+            f"a run stops at the station, marked through another line, in more than {CUTS:.0%} "
+            "of player-games (its whole interval)",
+            "Take the stop off one of its lines or move it along one, or give the line it cuts "
+            "a window: a run that reaches a marked stop forfeits the rest of the card.",
+        ),
     ]
 }
 
@@ -215,5 +226,26 @@ def findings(report: DesignReport) -> list[Found]:
     luck = report.skill.luck_share
     if luck is not None and luck.lo > LUCK:
         out.append(Found("RPT008", "map", f"luck share {luck.text('.3f')}"))
+    out += _station_findings(report)
     order = list(FINDINGS)
     return sorted(out, key=lambda f: order.index(f.code))
+
+
+def _station_findings(report: DesignReport) -> list[Found]:
+    st = report.stations
+    if st is None:
+        return []
+    out = []
+    for x in st.stations:
+        if x.cut.lo > CUTS:
+            runs = sum(x.cut_lines.values())
+            lines = ", ".join(f"{lid} {n / runs:.0%}" for lid, n in x.cut_lines.items())
+            out.append(
+                Found(
+                    "RPT009",
+                    f"station {x.station}",
+                    f"cuts a run in {x.cut.text('.3f')} of player-games, {x.lost.value:.2f} "
+                    f"crosses lost per player-game; the runs it cuts: {lines}",
+                )
+            )
+    return out

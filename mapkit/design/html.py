@@ -85,6 +85,21 @@ def to_html(report: DesignReport) -> str:
         figures.append(("Pacing: bonus points paid by round", _png(fig)))
         plt.close(fig)
 
+    cut = [x for x in report.stations.stations if x.cut.value > 0][:12] if report.stations else []
+    if cut:
+        fig, ax = plt.subplots(figsize=(6, 0.8 + 0.3 * len(cut)))
+        names = [x.station for x in reversed(cut)]
+        vals = [x.cut.value for x in reversed(cut)]
+        errs = [[x.cut.value - x.cut.lo for x in reversed(cut)],
+                [x.cut.hi - x.cut.value for x in reversed(cut)]]  # fmt: skip
+        ax.barh(names, vals, xerr=errs, capsize=3, color="#f58518")
+        ax.axvline(0.5, ls=":", color="grey")
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("share of player-games in which it cuts a run")
+        ax.set_title("Stations that cut runs")
+        figures.append(("Stations: where a run stops at a stop another line marked", _png(fig)))
+        plt.close(fig)
+
     if report.difficulty:
         d = report.difficulty
         fig, ax = plt.subplots(figsize=(6, 2.5))

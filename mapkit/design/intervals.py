@@ -69,6 +69,52 @@ def clustered_proportion_ci(successes: Sequence[int], size: int) -> Estimate:
     return Estimate(p, lo, hi, cl.se)
 
 
+T975 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157)
+"""Student's t 97.5 % quantiles for 1 to 9 degrees of freedom (beyond: :func:`t975`)."""
+
+
+def t975(df: int) -> float:
+    """Student's t 97.5 % quantile: the table below 10 degrees of freedom, else the
+    Cornish-Fisher expansion about the normal quantile (within 0.0005 of the exact value)."""
+    if df < 1:
+        return math.inf
+    if df <= len(T975):
+        return T975[df - 1]
+    z = Z95
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
+
+
+def clustered_ratio_ci(
+    totals: Sequence[float], sizes: Sequence[float], bounds: tuple[float, float] | None = None
+) -> Estimate:
+    """``sum(totals) / sum(sizes)`` over independent clusters (a game's turns: how many
+    mattered, or their regrets, over how many there were), with the cluster-robust standard
+    error of a ratio (linearised: ``r = sum(y - R n)^2``, ``se = sqrt(G / (G - 1) * r) /
+    sum(n)``) and Student's t with ``G - 1`` degrees of freedom: every unit of a cluster shares
+    its noise (a decision game's cards and its playouts' noise alike), so the clusters are the
+    sample, and with a handful of them the normal quantile is too narrow. ``bounds`` clips the
+    interval (a share: 0..1)."""
+    g = len(totals)
+    n = math.fsum(sizes)
+    if g == 0 or n == 0:
+        return Estimate(math.nan, math.nan, math.nan, math.nan)
+    r = math.fsum(totals) / n
+    if g == 1:
+        return Estimate(r, r, r, 0.0)
+    resid = math.fsum((y - r * m) ** 2 for y, m in zip(totals, sizes, strict=True))
+    se = math.sqrt(g / (g - 1) * resid) / n
+    half = t975(g - 1) * se
+    lo, hi = r - half, r + half
+    if bounds is not None:
+        lo, hi = max(bounds[0], lo), min(bounds[1], hi)
+    return Estimate(r, lo, hi, se)
+
+
 def clustered_mean_ci(clusters: Sequence[Sequence[float]]) -> Estimate:
     """The mean over units grouped in equal clusters (the seats of one game): the mean of the
     clusters' means, with the interval of that mean (clusters are the independent units)."""

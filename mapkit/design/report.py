@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mapkit.design.band import ShippedBand
@@ -20,9 +20,13 @@ from mapkit.design.mixed import Mixed, measure_mixed
 from mapkit.design.pacing import Pacing, pacing
 from mapkit.design.races import LineRace, races_of
 from mapkit.design.sensitivity import Sensitivity, measure_sensitivity
-from mapkit.design.skill import COMPETENT, SKILL_BOTS, Skill, measure_skill
+from mapkit.design.skill import COMPETENT, SKILL_BOTS, Skill, skill_of, solo_scores
+from mapkit.design.stations import Stations, stations_of
 from mapkit.design.tension import Tension, measure_tension
 from mapkit.mapfile.model import CityMap
+
+STATIONS_SHOWN = 10
+"""Stations listed in the text report (most cutting first; JSON lists every one)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class DesignReport:
     mixed: Mixed | None = None
     sensitivity: list[Sensitivity] = field(default_factory=list)
     band: ShippedBand | None = None
+    stations: Stations | None = None
     found: list[Found] = field(default_factory=list)
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -82,6 +87,7 @@ class DesignReport:
             "mixed": self.mixed.to_dict() if self.mixed else None,
             "sensitivity": [x.to_dict() for x in self.sensitivity],
             "band": self.band.to_dict() if self.band else None,
+            "stations": self.stations.to_dict() if self.stations else None,
             "findings": [f.to_dict() for f in self.found],
             **self.extra,
         }
@@ -154,6 +160,7 @@ class DesignReport:
                 f"  {r.line:<6}{f'{r.first}/{r.others}':>8}{r.completion.text('.3f'):>22}"
                 f"{r.first_share.text('.3f'):>22}{r.expected.text():>22}  {half or '-'}"
             )
+        out += self._stations_text()
         out += self._pacing_text() + self._mixed_text() + self._sensitivity_text()
         if self.difficulty:
             d = self.difficulty
@@ -164,6 +171,33 @@ class DesignReport:
             ]
             out += [f"  {name:<12} {e.text()}" for name, e in d.cities.items()]
         return "\n".join(out) + "\n"
+
+    def _stations_text(self, shown: int = STATIONS_SHOWN) -> list[str]:
+        st = self.stations
+        if st is None:
+            return []
+        rows = [x for x in st.stations if x.cut.value > 0 or (x.contested and x.contested.value)]
+        many = st.players > 1
+        out = [
+            "",
+            f"Stations ({'solo' if not many else f'{st.players} greedy players'}, {st.games} "
+            f"games): where a run stops at a stop another line marked",
+            f"  {'station':<16}{'lines':<10}{'cuts a run':>22}{'crosses lost':>20}"
+            + (f"{'contested':>22}" if many else "")
+            + "  runs cut",
+        ]
+        for x in rows[:shown]:
+            cut = ", ".join(f"{lid} {n}" for lid, n in x.cut_lines.items()) or "-"
+            contested = f"{x.contested.text('.3f'):>22}" if x.contested else ""
+            out.append(
+                f"  {x.station:<16}{','.join(x.lines):<10}{x.cut.text('.3f'):>22}"
+                f"{x.lost.text():>20}{contested}  {cut}"
+            )
+        if len(rows) > shown:
+            out.append(f"  ... {len(rows) - shown} more stations in the JSON report")
+        if not rows:
+            out.append("  no run was cut")
+        return out
 
     def _pacing_text(self) -> list[str]:
         p = self.pacing
@@ -214,56 +248,137 @@ class DesignReport:
         return out
 
 
+STAGE_ORDER = (
+    "skill:clairvoyant", "tension", "sensitivity", "decisions", "skill:lookahead", "races",
+    "difficulty", "band", "mixed", "skill:greedy", "skill:random",
+)  # fmt: skip
+"""The report's independent stages, slowest first (so ``jobs`` processes finish together)."""
+
+_job: tuple[CityMap, ReportConfig, dict[str, Any] | None] | None = None
+"""The map, settings and document of the report being measured, set before the stages' pool
+forks (its workers read it, so only stage names cross the process boundary)."""
+
+
+def _stages(cfg: ReportConfig, doc: dict[str, Any] | None) -> list[str]:
+    want = {f"skill:{b}" for b in cfg.skill_bots} | {"decisions", "races"}
+    if cfg.players > 1:
+        want.add("tension")
+        if cfg.mixed_games:
+            want.add("mixed")
+    if cfg.sensitivity and doc is not None:
+        want.add("sensitivity")
+    if cfg.difficulty:
+        want |= {"difficulty", "band"}
+    return [s for s in STAGE_ORDER if s in want]
+
+
+def _stage(name: str) -> object:
+    """One stage of the report in :data:`_job` (in this process: ``jobs`` is the stage's own)."""
+    assert _job is not None
+    city, cfg, doc = _job
+    if name.startswith("skill:"):
+        return solo_scores(city, name[6:], cfg.games, cfg.seed, cfg.special, cfg.jobs)
+    if name == "decisions":
+        return measure_decisions(
+            city, cfg.decision_games, cfg.seed, threshold=cfg.threshold, special=cfg.special
+        )
+    if name == "tension":
+        return measure_tension(city, cfg.players, cfg.tension_games, cfg.seed, cfg.special)
+    if name == "races":
+        return _races(city, cfg)
+    if name == "mixed":
+        return measure_mixed(city, cfg.players, cfg.mixed_games, cfg.seed, cfg.special)
+    if name == "sensitivity":
+        from mapkit.design.profile import profile
+
+        assert doc is not None
+        base = profile(city, cfg.games, cfg.seed, 1, cfg.special)
+        return measure_sensitivity(doc, base, cfg.games, cfg.seed, cfg.paper, cfg.special)
+    if name == "difficulty":
+        return measure_difficulty(city, cfg.games, cfg.seed, cfg.special, cfg.jobs)
+    if name == "band":
+        from mapkit.design.band import shipped_band
+
+        return shipped_band(cfg.games, cfg.seed, cfg.special)
+    raise ValueError(f"unknown report stage {name!r}")
+
+
+def _races(city: CityMap, cfg: ReportConfig) -> tuple[list[LineRace], Pacing, Stations]:
+    """The line races, pacing and stations, all from the same greedy games."""
+    from mapkit.engine import Game, GameOptions
+    from mapkit.simulate import RunConfig, simulate
+
+    run = RunConfig(
+        ("greedy",) * cfg.players, cfg.games, cfg.seed, special_stations=cfg.special, records=True
+    )
+    played = simulate(city, run, cfg.jobs)
+    game = Game(city, GameOptions(cfg.players, cfg.special))
+    return races_of(city, played), pacing(played, cfg.seed), stations_of(game, played)
+
+
+def _measure(
+    names: list[str], jobs: int, progress: Callable[[str], None] | None
+) -> dict[str, object]:
+    """Every stage's result: in this process, or side by side in ``jobs`` worker processes
+    (each stage in one process; the results are the same either way)."""
+    if jobs <= 1 or len(names) < 2:
+        out = {}
+        for name in names:
+            if progress:
+                progress(name)
+            out[name] = _stage(name)
+        return out
+    from mapkit import workers
+
+    jobs = min(jobs, len(names))
+    if progress:
+        progress(f"{len(names)} stages in {jobs} processes")
+    pool = workers.pool(jobs)
+    try:
+        pending = {name: pool.apply_async(_stage, (name,)) for name in names}
+        return {name: pending[name].get() for name in names}
+    finally:
+        pool.terminate()
+
+
 def design_report(
     city: CityMap,
     cfg: ReportConfig,
     progress: Callable[[str], None] | None = None,
     doc: dict[str, Any] | None = None,
 ) -> DesignReport:
-    """Measure every figure of ``city``; ``doc``, its document, enables the sensitivity table."""
+    """Measure every figure of ``city``; ``doc``, its document, enables the sensitivity table.
 
-    def step(what: str) -> None:
-        if progress:
-            progress(what)
-
-    step("skill")
-    skill = measure_skill(city, cfg.games, cfg.seed, cfg.skill_bots, cfg.special, cfg.jobs)
-    step("decisions")
-    decisions = measure_decisions(
-        city, cfg.decision_games, cfg.seed, threshold=cfg.threshold, special=cfg.special
-    )
-    tension = None
-    if cfg.players > 1:
-        step("tension")
-        tension = measure_tension(city, cfg.players, cfg.tension_games, cfg.seed, cfg.special)
-    step("line races")
-    from mapkit.simulate import RunConfig, simulate
-
-    run = RunConfig(("greedy",) * cfg.players, cfg.games, cfg.seed, special_stations=cfg.special)
-    played = simulate(city, run, cfg.jobs)
-    races = races_of(city, played)
-    pace = pacing(played, cfg.seed)
-    mixed = None
-    if cfg.players > 1 and cfg.mixed_games:
-        step("mixed skill")
-        mixed = measure_mixed(city, cfg.players, cfg.mixed_games, cfg.seed, cfg.special)
-    sens: list[Sensitivity] = []
-    if cfg.sensitivity and doc is not None:
-        step("sensitivity")
-        from mapkit.design.profile import profile
-
-        base = profile(city, cfg.games, cfg.seed, 1, cfg.special)
-        sens = measure_sensitivity(doc, base, cfg.games, cfg.seed, cfg.paper, cfg.special)
-    difficulty = band = None
-    if cfg.difficulty:
-        step("difficulty scale")
-        from mapkit.design.band import shipped_band
-
-        difficulty = measure_difficulty(city, cfg.games, cfg.seed, cfg.special, cfg.jobs)
-        band = shipped_band(cfg.games, cfg.seed, cfg.special)
+    ``cfg.jobs`` > 1 runs the independent stages (each bot's solo games, decisions, tension,
+    the races, mixed skill, sensitivity, difficulty, the band) side by side in that many
+    processes, slowest first; one process runs them in turn (its games' own runs then use
+    ``cfg.jobs`` processes, which is 1). The figures are the same for any ``jobs``.
+    """
+    global _job
+    names = _stages(cfg, doc)
+    inner = replace(cfg, jobs=1) if cfg.jobs > 1 else cfg
+    _job = (city, inner, doc)
+    try:
+        got = _measure(names, cfg.jobs, progress)
+    finally:
+        _job = None
+    scores = {b: got[f"skill:{b}"] for b in cfg.skill_bots}
+    skill = skill_of(scores, cfg.games, cfg.seed)
+    races, pace, stations = got["races"]  # type: ignore[misc]
     rep = DesignReport(
-        city.id, city.name, cfg, skill, decisions, tension, races, difficulty,
-        pace, mixed, sens, band,
-    )  # fmt: skip
+        city.id,
+        city.name,
+        cfg,
+        skill,
+        got["decisions"],  # type: ignore[arg-type]
+        got.get("tension"),  # type: ignore[arg-type]
+        races,
+        got.get("difficulty"),  # type: ignore[arg-type]
+        pace,
+        got.get("mixed"),  # type: ignore[arg-type]
+        got.get("sensitivity", []),  # type: ignore[arg-type]
+        got.get("band"),  # type: ignore[arg-type]
+        stations,
+    )
     rep.found = findings(rep)
     return rep

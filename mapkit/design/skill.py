@@ -106,6 +106,13 @@ def measure_skill(
     jobs: int = 1,
 ) -> Skill:
     scores = {b: solo_scores(city, b, games, seed, special, jobs) for b in bots}
+    return skill_of(scores, games, seed)
+
+
+def skill_of(scores: dict[str, list[int]], games: int, seed: int) -> Skill:
+    """The skill figures of the bots' solo scores on the same ``games`` decks (``seed`` seeds
+    the bootstrap), bots in the order of ``scores``."""
+    bots = tuple(scores)
 
     def matrix(names: Sequence[str]) -> list[tuple[int, ...]]:
         return [tuple(scores[b][i] for b in names) for i in range(games)]
@@ -121,4 +128,4 @@ def measure_skill(
     if {"random", "greedy"} <= set(bots):
         headroom = paired_difference_ci(scores["random"], scores["greedy"])
     means = {b: mean_ci(s) for b, s in scores.items()}
-    return Skill(tuple(bots), games, means, luck, skill, rel, headroom, scores)
+    return Skill(bots, games, means, luck, skill, rel, headroom, scores)

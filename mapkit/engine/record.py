@@ -8,6 +8,7 @@ allowed every card and move.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,52 +177,52 @@ def _move_problem(move: Any, depth: int = 0) -> tuple[int, str] | None:
     return None
 
 
+_HEADER_RULES: dict[str, Callable[[Any], str]] = {
+    "format": lambda v: f"'format' must be {FORMAT!r}, not {v!r}",
+    "map": lambda v: "'map' must be the map's id (lower-case letters, digits, -), not " + _json(v),
+    "map_fingerprint": lambda v: f"'map_fingerprint' is 16 hex digits, not {_json(v)}",
+    "variant": lambda v: "'variant' must be an object like {\"special_stations\": false}",
+    "players": lambda v: (
+        f"'players' must be a list of {PLAYER_RANGE} unique names of 1 to 40 characters"
+    ),
+    "seed": lambda v: f"'seed' must be an integer from -2^63 to 2^64-1, not {_json(v)}",
+}
+"""The rule a schema error in each top-level key (but ``rounds``) breaks, from its value."""
+
+
 def _explain(doc: Any, path: list[Any], err: Any) -> tuple[int | None, str | None, str]:
     """(round, player, rule) for a schema error at ``path``."""
-    value = err.instance
     if not path:
-        if err.validator == "additionalProperties":
-            extra = sorted(set(value) - set(err.schema.get("properties", {})))
-            return None, None, f"unknown key {extra[0]!r} at the top level"
-        if err.validator == "required":
-            return None, None, f"missing key {err.message.split(chr(39))[1]!r} at the top level"
-        return None, None, "a game record is a JSON object"
+        return None, None, _explain_top(err)
     head = path[0]
-    if head == "format":
-        return None, None, f"'format' must be {FORMAT!r}, not {value!r}"
-    if head == "map":
-        return (
-            None,
-            None,
-            f"'map' must be the map's id (lower-case letters, digits, -), not {_json(value)}",
-        )
-    if head == "map_fingerprint":
-        return None, None, f"'map_fingerprint' is 16 hex digits, not {_json(value)}"
-    if head == "variant":
-        return None, None, "'variant' must be an object like {\"special_stations\": false}"
-    if head == "players":
-        return (
-            None,
-            None,
-            f"'players' must be a list of {PLAYER_RANGE} unique names of 1 to 40 characters",
-        )
-    if head == "seed":
-        return None, None, f"'seed' must be an integer from -2^63 to 2^64-1, not {_json(value)}"
-    if head != "rounds":
-        return None, None, f"{head!r}: {err.message}"
+    if head == "rounds":
+        return _explain_rounds(doc, path, err)
+    rule = _HEADER_RULES.get(head)
+    return None, None, rule(err.instance) if rule else f"{head!r}: {err.message}"
+
+
+def _explain_top(err: Any) -> str:
+    """The rule a schema error of the record object itself breaks."""
+    if err.validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        return f"unknown key {extra[0]!r} at the top level"
+    if err.validator == "required":
+        return f"missing key {err.message.split(chr(39))[1]!r} at the top level"
+    return "a game record is a JSON object"
+
+
+def _explain_rounds(doc: Any, path: list[Any], err: Any) -> tuple[int | None, str | None, str]:
+    """(round, player, rule) for a schema error inside ``rounds``."""
+    value = err.instance
     if len(path) == 1:
         if err.validator == "maxItems":
             return None, None, f"{len(value)} rounds: a game has at most 1000"
         return None, None, "'rounds' must be a list"
     r = path[1] + 1
-    rnd = doc["rounds"][path[1]]
     if len(path) == 2 or path[2] not in ("card", "moves"):
         return r, None, 'a round is an object {"card": ..., "moves": [...]}'
     if path[2] == "card":
-        if not isinstance(value, str):
-            cards = ", ".join(f'"{c}"' for c in _deck_names(doc))
-            return r, None, f"a card is a string, one of {cards}; not {_json(value)}"
-        return r, None, f"unknown card {value!r} (the deck has {', '.join(_deck_names(doc))})"
+        return r, None, _card_problem(doc, value)
     if len(path) == 3:
         if err.validator == "maxItems":
             return (
@@ -235,11 +236,21 @@ def _explain(doc: Any, path: list[Any], err: Any) -> tuple[int | None, str | Non
     players = doc.get("players")
     valid_names = isinstance(players, list) and p < len(players) and isinstance(players[p], str)
     name = players[p] if valid_names else f"#{p + 1}"
-    found = _move_problem(rnd["moves"][p])
+    found = _move_problem(doc["rounds"][path[1]]["moves"][p])
     if found is None:
         return r, name, err.message
     extra, rule = found
     return r, name if not extra else f"{name} (extra action {extra})", rule
+
+
+def _card_problem(doc: Any, value: Any, deck: tuple[str, ...] | None = None) -> str:
+    """The rule a round's card ``value`` breaks: not a string, or not in the deck (``deck``:
+    the replaying ruleset's; default the deck the record names)."""
+    if not isinstance(value, str):
+        cards = ", ".join(f'"{c}"' for c in _deck_names(doc))
+        return f"a card is a string, one of {cards}; not {_json(value)}"
+    names = deck if deck is not None else _deck_names(doc)
+    return f"unknown card {value!r} (the deck has {', '.join(names)})"
 
 
 def _deck_names(doc: dict[str, Any]) -> list[str]:
@@ -307,25 +318,7 @@ def replay(
     """
     check_schema(doc)
     names, special, rounds = check_header(doc, city)
-    rules = ruleset or city.ruleset
-    played = doc.get("ruleset", DEFAULT_RULESET)
-    if played != rules.id:
-        whose = "the --ruleset given" if ruleset else "the map's"
-        if played in RULESETS:
-            how = f"replay it with --ruleset {played}"
-        elif "+" in played:  # a map's own ruleset object (rulesets._digest)
-            how = "replay it on the map it was played on, whose own ruleset that is"
-        else:
-            how = f"mapkit knows no such ruleset (the rulesets are {', '.join(RULESETS)})"
-        raise RecordError(
-            f"the game was played under the {played} ruleset, but this replay uses {rules.id}"
-            f" ({whose}); {how}"
-        )
-    if not rules.players_ok(len(names)):
-        raise RecordError(
-            f"{rules.id} is played by {rules.min_players} to {rules.max_players} players,"
-            f" not {len(names)}"
-        )
+    rules = _replay_rules(doc, ruleset or city.ruleset, given=ruleset is not None, n=len(names))
     game = Game(city, GameOptions(len(names), special, rules))
     state = game.new_initial_state(doc.get("seed") or 0)
     t = game.tables
@@ -338,12 +331,8 @@ def replay(
         if not isinstance(rnd, dict) or set(rnd) - {"card", "moves"}:
             raise RecordError('a round is an object {"card": ..., "moves": [...]}', r)
         name = rnd.get("card")
-        if not isinstance(name, str):
-            cards = ", ".join(f'"{c}"' for c in _deck_names(doc))
-            raise RecordError(f"a card is a string, one of {cards}; not {_json(name)}", r)
-        if name not in game.ruleset.card_names:
-            deck = ", ".join(game.ruleset.card_names)
-            raise RecordError(f"unknown card {name!r} (the deck has {deck})", r)
+        if not isinstance(name, str) or name not in game.ruleset.card_names:
+            raise RecordError(_card_problem(doc, name, game.ruleset.card_names), r)
         kind = CARD_BY_NAME[name]
         try:
             state.apply_action(kind)
@@ -362,18 +351,43 @@ def replay(
             if state.taken() >> u & 1:
                 out.taken_round.setdefault(t.unit_ids[u], r)
     if upto is None and not state.is_terminal():
-        if not rounds:
-            raise RecordError("the record has no rounds: the game is not over")
-        left = ", ".join(
-            f"{names[p]} has {state.windows_left(p)}"
-            for p in range(len(names))
-            if state.windows_left(p)
-        )
-        raise RecordError(
-            f"the record ends but the game is not over (empty windows: {left})",
-            len(rounds),
-        )
+        _unfinished(state, names, len(rounds))
     return out
+
+
+def _replay_rules(doc: dict[str, Any], rules: Ruleset, given: bool, n: int) -> Ruleset:
+    """``rules``, once the record is known to be played under them by ``n`` players (``given``:
+    they came from --ruleset, not from the map); RecordError saying how to replay it if not."""
+    played = doc.get("ruleset", DEFAULT_RULESET)
+    if played != rules.id:
+        whose = "the --ruleset given" if given else "the map's"
+        if played in RULESETS:
+            how = f"replay it with --ruleset {played}"
+        elif "+" in played:  # a map's own ruleset object (rulesets._digest)
+            how = "replay it on the map it was played on, whose own ruleset that is"
+        else:
+            how = f"mapkit knows no such ruleset (the rulesets are {', '.join(RULESETS)})"
+        raise RecordError(
+            f"the game was played under the {played} ruleset, but this replay uses {rules.id}"
+            f" ({whose}); {how}"
+        )
+    if not rules.players_ok(n):
+        raise RecordError(
+            f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {n}"
+        )
+    return rules
+
+
+def _unfinished(state: State, names: list[str], n_rounds: int) -> None:
+    """RecordError for a whole record whose game is not over after its ``n_rounds`` rounds."""
+    if not n_rounds:
+        raise RecordError("the record has no rounds: the game is not over")
+    left = ", ".join(
+        f"{names[p]} has {state.windows_left(p)}"
+        for p in range(len(names))
+        if state.windows_left(p)
+    )
+    raise RecordError(f"the record ends but the game is not over (empty windows: {left})", n_rounds)
 
 
 def _json(value: Any) -> str:
