@@ -42,12 +42,6 @@ class Spot:
     rank: float
 
 
-def _rect_point(r: Rect, p: Point) -> float:
-    dx = max(r.x - p[0], 0.0, p[0] - r.right)
-    dy = max(r.y - p[1], 0.0, p[1] - r.bottom)
-    return math.hypot(dx, dy)
-
-
 def _rect_rect(a: Rect, b: Rect) -> float:
     dx = max(b.x - a.right, 0.0, a.x - b.right)
     dy = max(b.y - a.bottom, 0.0, a.y - b.bottom)
