@@ -181,6 +181,15 @@ def _num(v: float) -> int | float:
     return int(v) if float(v).is_integer() else v
 
 
+def _refuse_branches(city: CityMap) -> None:
+    forks = [ln.id for ln in city.lines if ln.branches]
+    if forks:
+        raise LayoutError(
+            f"line {forks[0]} branches: mapkit layout does not lay out branching lines yet "
+            "(--wagons-only places their wagons)"
+        )
+
+
 def layout(
     city: CityMap,
     config: LayoutConfig = LayoutConfig(),
@@ -195,12 +204,7 @@ def layout(
     from mapkit.mapfile import writer
 
     start = time.monotonic() if config.started is None else config.started
-    forks = [ln.id for ln in city.lines if ln.branches]
-    if forks:
-        raise LayoutError(
-            f"line {forks[0]} branches: mapkit layout does not lay out branching lines yet "
-            "(--wagons-only places their wagons)"
-        )
+    _refuse_branches(city)
     unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
     if unknown:
         raise LayoutError(f"--pin names no station: '{unknown[0]}'")
