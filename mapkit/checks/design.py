@@ -275,7 +275,14 @@ def layout_figures(city: CityMap, ln: Line) -> tuple[float, float, float]:
             total += length
             if min(angle, 45.0 - angle) > OCTILINEAR_TOL:
                 off += length
-        gaps += [math.dist(a, c) for a, c in itertools.pairwise(route[skip:])]
+    # stop spacing between stops (a shape's bend points are not stops), each branch from
+    # its fork on
+    for b, stops in enumerate(ln.paths):
+        pts = [city.station(s).xy for s in stops]
+        if ln.loop:
+            pts.append(pts[0])
+        first = 0 if b == 0 else len(ln.trunk) - 1
+        gaps += [math.dist(a, c) for a, c in itertools.pairwise(pts[first:])]
     return (off / total if total else 0.0, min(gaps, default=0.0), max(gaps, default=0.0))
 
 
