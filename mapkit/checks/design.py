@@ -275,14 +275,11 @@ def layout_figures(city: CityMap, ln: Line) -> tuple[float, float, float]:
             total += length
             if min(angle, 45.0 - angle) > OCTILINEAR_TOL:
                 off += length
-    # stop spacing between stops (a shape's bend points are not stops), each branch from
-    # its fork on
-    for b, stops in enumerate(ln.paths):
-        pts = [city.station(s).xy for s in stops]
+    for b, path in enumerate(ln.paths):
+        stops = [city.station(s).xy for s in path[0 if b == 0 else len(ln.trunk) - 1 :]]
         if ln.loop:
-            pts.append(pts[0])
-        first = 0 if b == 0 else len(ln.trunk) - 1
-        gaps += [math.dist(a, c) for a, c in itertools.pairwise(pts[first:])]
+            stops.append(stops[0])
+        gaps += [math.dist(a, c) for a, c in itertools.pairwise(stops)]
     return (off / total if total else 0.0, min(gaps, default=0.0), max(gaps, default=0.0))
 
 
