@@ -74,7 +74,6 @@ class Metrics:
     loop_arrow_half_w: float = 1.9
     loop_arrow_stroke: float = 0.45
     wagon_stroke: float = 0.3
-    score_stroke: float = 0.4
     total_stroke: float = 0.6
     casing: float = 0.35
     card_cut_mark: float = 4.0

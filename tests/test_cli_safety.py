@@ -100,9 +100,9 @@ def test_simulate_records_on_a_full_disk_is_one_line_and_leaves_nothing(mini, ti
 
 def test_a_sheet_too_big_for_the_disk_fails_at_write_time_in_one_line(mini, tiny_disk):
     """The trial write passes (there is room for it), the PNG does not fit."""
-    _fill(tiny_disk, 100)
+    _fill(tiny_disk, 80)  # the trial write is 64 KiB; the sheet at 300 dpi is 138 KiB
     out = tiny_disk / "sheet.png"
-    res = runner.invoke(app, ["render", str(mini), "--png", "--dpi", "600", "-o", str(out)])
+    res = runner.invoke(app, ["render", str(mini), "--png", "--dpi", "300", "-o", str(out)])
     _one_line(res, 1)
     assert "No space left on device" in res.stderr
     assert os.listdir(tiny_disk) == ["fill"]
@@ -556,12 +556,12 @@ def test_report_on_a_map_at_the_schema_bounds_honours_the_time_limit(tmp_path):
     (tmp_path / "bounds.json").write_text(json.dumps(_bounds_map()))
     start = time.monotonic()
     proc = _spawn(
-        ["report", "bounds.json", "-n", "2", "--time-limit", "2", "-o", "r.txt", "--allow-invalid"],
+        ["report", "bounds.json", "-n", "2", "--time-limit", "1", "-o", "r.txt", "--allow-invalid"],
         tmp_path,
     )
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1, err
-    assert err.decode().strip().endswith("stopped at the --time-limit of 2 s; nothing was written")
+    assert err.decode().strip().endswith("stopped at the --time-limit of 1 s; nothing was written")
     assert time.monotonic() - start < 20  # start-up and loading the map included
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bounds.json"]
 

@@ -51,7 +51,7 @@ def checked(game, bots, seed):
 city = load_map(sys.argv[3])
 out = {"compiled": kernel.COMPILED, "games": []}
 for bots, special, seeds in [
-    (("greedy", "lookahead"), False, (1, 2)),
+    (("greedy", "lookahead"), False, (1,)),
     (("clairvoyant",), True, (3,)),
     (("random", "greedy", "random"), True, (4,)),
 ]:
@@ -62,7 +62,7 @@ game = Game(city, players=2)
 la = make_bot("lookahead")
 params = kernel.bot_params(la.weights, la.noise, EXTRA_ACTION, la.width, la.discount)
 k = kernel.Kernel(game.tables.kernel, ("greedy", "lookahead"), False, params, game.ruleset)
-out["kernel"] = [k.play_history(seed) for seed in (5, 6)]
+out["kernel"] = [k.play_history(seed) for seed in (5,)]
 print(json.dumps(out, default=int))
 """
 
@@ -90,6 +90,6 @@ def test_the_source_plays_the_games_of_the_compiled_kernel() -> None:
     running = _start("compiled"), _start("source")  # side by side: the source is the slow one
     compiled, source = (_result(p) for p in running)
     assert (compiled["compiled"], source["compiled"]) == (True, False)
-    assert len(source["games"]) == 4 and all(g["history"] for g in source["games"])
+    assert len(source["games"]) == 3 and all(g["history"] for g in source["games"])
     assert source["games"] == compiled["games"]
     assert source["kernel"] == compiled["kernel"]

@@ -232,3 +232,84 @@ def test_benchmark_sheets_pass_strict_on_a4_and_letter(name) -> None:
     for paper in ("a4", "letter"):
         report = validate_path(ROOT / "benchmarks" / "maps" / f"{name}.json", paper=paper)
         assert [d.code for d in report.diagnostics if d.severity is not Severity.INFO] == []
+
+
+def test_a_stretch_cut_at_a_bend_point_keeps_its_lines_and_turns() -> None:
+    """``subdivide``: a stretch cut in two legs through a new point, which is no station;
+    the line's turns run through it, and the short leg may be shorter than a unit."""
+    from mapkit.layout.network import Turn, subdivide
+    from mapkit.mapfile.model import build_map
+
+    city = build_map(
+        _doc([("a", 0, 0), ("b", 10, 2), ("c", 20, 2)], [("A", "#d62728", ["a", "b", "c"])])
+    )
+    net = build_network(city)
+    sub, legs, leg_of = subdivide(net, {0: (0, 1, 1)})
+    assert sub.ids[3] == "~bend-a-b" and sub.bends == {3: (0, 1)}
+    assert [(s.u, s.v, s.lines) for s in sub.stretches] == [
+        (0, 3, ("A",)),
+        (1, 2, ("A",)),
+        (1, 3, ("A",)),
+    ]
+    assert legs == {0: 0, 2: 5} and leg_of == {0: 0, 2: 0} and sub.least == {2: 1}
+    assert set(sub.turns) == {Turn("A", 1, 2, 1), Turn("A", 3, 0, 2)}
+    assert sub.incident[3] == [0, 2] and sub.xy[3] == (5.0, 1.0)
+
+
+def test_a_cut_takes_the_neighbouring_direction_on_the_drawn_side() -> None:
+    """``engine._split``: one leg keeps the stretch's direction, the other the nearest one on
+    the side it was drawn (135°; 90° when asked for a wide cut), where the order allows."""
+    from mapkit.layout.engine import _split
+    from mapkit.mapfile.model import build_map
+
+    city = build_map(
+        _doc([("a", 0, 0), ("b", 10, 2), ("c", 20, 2)], [("A", "#d62728", ["a", "b", "c"])])
+    )
+    net = build_network(city)
+    direction = {0: 0, 1: 0}
+    xy = [(0.0, 0.0), (10.0, 2.0), (20.0, 2.0)]
+    assert _split(net, direction, xy, 0, {}) == (0, 1, 1)  # east, then south-east into b
+    assert _split(net, direction, xy, 0, {}, wide=True) == (0, 2, 1)
+    up = [(0.0, 0.0), (10.0, -2.0), (20.0, -2.0)]
+    assert _split(net, direction, up, 0, {}) == (0, 7, 1)  # north-east on the other side
+
+
+def test_a_seed_gives_another_reproducible_drawing() -> None:
+    """--seed: 0 is the plain drawing; another seed breaks near-ties between directions its
+    own way, the same way every time."""
+    from mapkit.layout.directions import choose
+    from mapkit.mapfile.model import build_map
+
+    net = build_network(build_map(TIES))
+    plain = choose(net, {}, set(), False, 10.0).direction
+    seeded = {sd: choose(net, {}, set(), False, 10.0, sd).direction for sd in range(1, 6)}
+    assert any(d != plain for d in seeded.values())
+    assert all(choose(net, {}, set(), False, 10.0, sd).direction == d for sd, d in seeded.items())
+
+
+TIES = _doc(
+    [
+        ("a", 0, 0),
+        ("b", 10, 4),
+        ("c", 20, 8),
+        ("d", 30, 12),
+        ("e", 40, 16),
+        ("f", 10, -4),
+        ("g", 20, -8),
+    ],
+    [("A", "#d62728", ["a", "b", "c", "d", "e"]), ("B", "#1f77b4", ["a", "f", "g"])],
+)
+
+
+def test_a_time_limit_that_stops_the_search_is_said() -> None:
+    """The search counts its work; a limit too short for it stops it early, and the report
+    says so (or the layout says it found nothing in time)."""
+    from mapkit.layout import LayoutError
+
+    city = load_map(ROOT / "maps" / "amsterdam.json")
+    try:
+        result = layout(city, LayoutConfig(time_limit=0.05))
+    except LayoutError as exc:
+        assert "time limit" in str(exc)
+        return
+    assert any("time limit (0.05 s) stopped the search" in n for n in result.report.notes)

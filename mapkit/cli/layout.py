@@ -23,13 +23,22 @@ def layout(
         str | None, typer.Option(help="Station ids kept where they are, comma-separated.")
     ] = None,
     time_limit: Annotated[
-        float, typer.Option("--time-limit", help="Seconds; the best layout by then is kept.")
-    ] = 5.0,
+        float,
+        typer.Option(
+            "--time-limit",
+            help="Seconds, a safety net: the search counts its work, so it is the same on any "
+            "machine unless stopped here (the best layout by then is kept, and said so).",
+        ),
+    ] = 20.0,
     allow_45: Annotated[
         bool, typer.Option("--allow-45", help="Let lines bend by 45° (sharp turns).")
     ] = False,
     seed: Annotated[
-        int, typer.Option(help="Recorded in the report (the layout is deterministic).")
+        int,
+        typer.Option(
+            help="0: the plain drawing; another number breaks near-ties between directions "
+            "another way, for another drawing to choose from (each seed is reproducible)."
+        ),
     ] = 0,
     wagons_only: Annotated[
         bool,
@@ -50,7 +59,9 @@ def layout(
     2: usage problem.
     """
     import sys
+    import time
 
+    entered = time.monotonic()
     from mapkit.atomic import OutputError, check_writable, write_text
     from mapkit.cli.design import _rebase_schema
 
@@ -85,7 +96,12 @@ def layout(
         typer.echo(f"wrote {output}: every wagon clear by 1.5 mm on A4 and Letter")
         return
     cfg = LayoutConfig(
-        paper=paper.value, pinned=pinned, time_limit=time_limit, allow_45=allow_45, seed=seed
+        paper=paper.value,
+        pinned=pinned,
+        time_limit=time_limit,
+        started=entered,  # the limit is the command's: loading the map took some of it
+        allow_45=allow_45,
+        seed=seed,
     )
     progress = (lambda s: typer.echo(f"layout: {s}", err=True)) if sys.stderr.isatty() else None
     try:
@@ -93,7 +109,8 @@ def layout(
     except LayoutError as exc:
         fail(f"{path}: {exc}; nothing written", 1)
     if result.report.wagons_unclear:
-        fail(f"{path}: {result.report.notes[-1]}; nothing written", 1)
+        why = next(n for n in result.report.notes if n.startswith("no clear spot"))
+        fail(f"{path}: {why}; nothing written", 1)
     write_text(output, writer.dumps(_rebase_schema(result.doc, path, output)), [path])
     text = formats.write("layout", result.report, format)
     if report is not None:  # a .json file gets JSON whatever --format prints

@@ -136,19 +136,13 @@ def simulate(
     from mapkit.atomic import OutputError, StagedFolder
     from mapkit.cli import options
     from mapkit.signals import limit_time
+    from mapkit.simulate.runner import RunConfig, check_seating, choose_engine
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    from mapkit.bots import BOTS
-
-    unknown = [b for b in names if b not in BOTS]
-    if unknown:
-        fail(f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}", 2)
-    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
-
-    if not valid_player_count(len(names)):
-        fail(f"--bots names {PLAYER_RANGE} bots, one per seat", 2)
-    from mapkit.simulate.runner import RunConfig, choose_engine
-
+    try:
+        check_seating(names)
+    except ValueError as exc:
+        fail(f"--bots: {exc}", 2)
     try:
         choose_engine(RunConfig(tuple(names), games, engine=engine.value))
     except ValueError as exc:

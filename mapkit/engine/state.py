@@ -652,26 +652,24 @@ class State:
     # --------------------------------------------------------------- playouts
     def random_playout(self, rng: Any) -> State:
         """Play to the end: cards drawn from the pile with ``rng``, uniformly random legal
-        actions (``random_action``). Returns ``self``. Whole games at speed: the kernel
-        (``mapkit.engine.kernel``)."""
+        actions (``random_action``), through the one game loop (``engine.playout``). Returns
+        ``self``. Whole games at speed: the kernel (``mapkit.engine.kernel``)."""
+        from mapkit.engine.playout import RandomSeat, play_out
+
         rand = rng.random
-        while self._cur != TERMINAL:
-            if self._cur == CHANCE:
-                self.apply_legal(nth_card(self._counts, int(rand() * self._total)))
-            else:
-                self.apply_legal(self.random_action(rand))
-        return self
+
+        def deal(state: State) -> None:
+            state.apply_legal(nth_card(state._counts, int(rand() * state._total)))
+
+        return play_out(self, [RandomSeat(rand)] * self._game.num_players(), deal)
 
     def seeded_playout(self, rngs: Sequence[Any]) -> State:
         """Play to the end with the seeded deck (``deal()``), seat ``p`` choosing
-        ``random_action(rngs[p].random)``: the random bots' game. Returns ``self``."""
-        rands = [r.random for r in rngs]
-        while self._cur != TERMINAL:
-            if self._cur == CHANCE:
-                self.deal()
-            else:
-                self.apply_legal(self.random_action(rands[self._cur]))
-        return self
+        ``random_action(rngs[p].random)``: the random bots' game, through the one game loop
+        (``engine.playout``). Returns ``self``."""
+        from mapkit.engine.playout import RandomSeat, play_out
+
+        return play_out(self, [RandomSeat(r.random) for r in rngs])
 
     # ------------------------------------------------------------ moves/text
     def action_to_move(self, action: int) -> dict[str, Any]:

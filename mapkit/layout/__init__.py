@@ -32,8 +32,8 @@ __all__ = [
 
 Point = tuple[float, float]
 MAX_DENOMINATOR = 12
-SEARCH_SHARE = 0.6
-WAGON_SHARE = 0.8
+SEARCH_SHARE = 0.5
+WAGON_SHARE = 0.75
 """The layout's search stops at this share of the time limit, the wagons' at that: the
 rest is for measuring the report and writing the map, so the whole run keeps the limit."""
 
@@ -41,15 +41,22 @@ rest is for measuring the report and writing the map, so the whole run keeps the
 @dataclass(frozen=True)
 class LayoutConfig:
     """``pinned``: station ids kept where they are (with those marked ``"pinned": true``);
-    ``time_limit``: seconds, the best layout found by then is returned; ``allow_45``: let
-    lines bend by 45° (a hairpin-like turn otherwise forbidden); ``seed``: kept for
-    reproducible runs (the method is deterministic: the same map gives the same layout)."""
+    ``time_limit``: seconds, a safety net: the search counts its work (rounds, attempts,
+    branch-and-bound nodes), so the same map and seed give the same layout on any machine
+    unless the limit stops it first (the report then says so; the best layout found by then
+    is returned); ``allow_45``: let lines bend by 45° (a hairpin-like turn otherwise
+    forbidden); ``seed``: 0 for the plain drawing, any other number nudges the price of
+    every candidate direction (by up to a 90° bend's) so that near-ties fall another way:
+    another seed, another drawing to choose from."""
 
     paper: str = "a4"
     pinned: frozenset[str] = field(default_factory=frozenset)
-    time_limit: float = 5.0
+    time_limit: float = 20.0
     allow_45: bool = False
     seed: int = 0
+    started: float | None = None
+    """``time.monotonic()`` the time limit counts from (default: the call's start; the CLI
+    gives the command's start, since loading the map took some of the limit)."""
 
 
 @dataclass
@@ -181,17 +188,17 @@ def layout(
     from mapkit.layout.report import measure
     from mapkit.mapfile import writer
 
-    start = time.monotonic()
+    start = time.monotonic() if config.started is None else config.started
     unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
     if unknown:
         raise LayoutError(f"--pin names no station: '{unknown[0]}'")
     pinned_ids = set(config.pinned) | {s.id for s in city.stations if s.pinned}
     net = build_network(city)
     pinned = {i for i, sid in enumerate(net.ids) if sid in pinned_ids}
-    drawn = run(
-        net, pinned, config.allow_45, start + config.time_limit * SEARCH_SHARE, progress, city
-    )
+    search_end = start + config.time_limit * SEARCH_SHARE
+    drawn = run(net, pinned, config.allow_45, search_end, progress, city, config.seed)
     notes = []
+    late = time.monotonic() > search_end
     if drawn.sharp:
         notes.append(
             "45° bends allowed: a line doubles back so sharply that no layout without them "
@@ -203,13 +210,17 @@ def layout(
             f"{len(off)} stretch(es) could not take one direction within "
             f"{config.time_limit:g} s and bend once on the way (135°)"
         )
-    xy = drawn.xy
+    keys = sorted(drawn.bends)
+    xy = drawn.xy + [drawn.bends[key] for key in keys]
     if pinned:
         k = drawn.scale_in
+        n = len(net.ids)
         out = [net.xy[i] if i in pinned else (x / k, y / k) for i, (x, y) in enumerate(xy)]
     else:
         out = _exact(xy) or [(round(x, 9), round(y, 9)) for x, y in xy]
-    bends = _doglegs(net, out, set(off))
+    n = len(net.ids)
+    out, legs = out[:n], out[n:]
+    bends = _doglegs(net, out, set(off)) | dict(zip(keys, legs, strict=True))
     base = city_doc(city) if doc is None else writer.normalize(doc)
     new_doc = {**base, "stations": [dict(s) for s in base["stations"]]}
     for st, (x, y) in zip(new_doc["stations"], out, strict=True):
@@ -234,14 +245,14 @@ def layout(
         lines.append(ln)
     new_doc["lines"] = lines
     placed_city = build_map(new_doc)
-    depots = place_wagons(
-        placed_city, strict=False, deadline=start + config.time_limit * WAGON_SHARE
-    )
+    wagon_end = start + config.time_limit * WAGON_SHARE
+    depots = place_wagons(placed_city, strict=False, deadline=wagon_end)
+    late = late or time.monotonic() > wagon_end
     for ln in new_doc["lines"]:
-        x, y = depots[ln["id"]]
-        ln["depot"] = {**ln["depot"], "x": _num(x), "y": _num(y)}
+        x, y = (_num(round(v, 4)) for v in depots[ln["id"]])
+        ln["depot"] = {**ln["depot"], "x": x, "y": y}
         if "shape" in ln:
-            ln["shape"][0] = [_num(x), _num(y)]
+            ln["shape"][0] = [x, y]
     new_doc = writer.normalize(new_doc)
     new_city = build_map(new_doc, source=city.source)
     report = measure(city, new_city, time.monotonic() - start, drawn.attempts, config.paper)
@@ -251,6 +262,12 @@ def layout(
             "no clear spot for the wagon of line "
             + ", ".join(f"'{k}' ({v:.1f} mm)" for k, v in sorted(tight.items()))
             + f" beside its first station: {CLEARANCE_MM} mm of paper needed on A4 and Letter"
+        )
+    if late:
+        notes.append(
+            f"the time limit ({config.time_limit:g} s) stopped the search before its work "
+            "was done: on a faster or less busy machine the layout may differ (raise "
+            "--time-limit for the full search)"
         )
     report.wagons_unclear = sorted(tight)
     report.notes = notes

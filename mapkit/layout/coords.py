@@ -34,11 +34,19 @@ MOVE_COST = 0.25
 LONG_COST = 40.0
 LONG_LIMIT = 2.5
 """A stretch longer than this many ``UNIT`` is priced ``LONG_COST`` more per unit."""
+SPACING_RATIO = (11, 4)
+"""Longest over shortest stretch of a line, at most 11/4 (2.92 counting the diagonals'
+approximation; validate's DES006 allows 3)."""
+RATIO_COST = 15.0
 SLACK_COST = 2000.0
 SEPARATION_COST = 500.0
 OVERFLOW_COST = 100.0
-REPAIR_SECONDS = 1.0
-"""Each integer program of a repair stops at its best solution after this long."""
+MAX_ROUNDS = 40
+"""Rounds of the lazy clearances (each solves the program again with what it found)."""
+REPAIR_NODES = 1
+"""Each integer program of a repair stops at its best solution after this many
+branch-and-bound nodes: counted work, not seconds, so that the layout is the same however
+loaded the machine is."""
 WAGON_ROOM_MM = 12.0
 """Room kept around the stations on the sheet for the wagons, when estimating the scale."""
 MARGIN_MM = 0.5
@@ -130,6 +138,7 @@ def solve_coordinates(
     deadline: float,
     separations: dict[tuple, Separation] | None = None,
     repair: Repair | None = None,
+    ratio_cost: float = RATIO_COST,
 ) -> Placement | None:
     """Coordinates for ``direction`` (stretch -> k), near ``targets``; None when the program
     has no solution in time. With ``repair``, the directions of ``repair.free`` are chosen
@@ -148,11 +157,12 @@ def solve_coordinates(
         if ax not in axes:
             ax, _ = _best_axis(net.xy, old.first, old.second, axes)
         seps[key] = Separation(old.first, old.second, ax, old.mm)
-    while True:
+    for round_ in range(MAX_ROUNDS):
         left = deadline - time.monotonic()
-        if repair is not None:
-            left = min(left, REPAIR_SECONDS)
-        got = _solve(net, direction, targets, pinned, frozen, seps, scale, repair, max(left, 0.1))
+        got = _solve(
+            net, direction, targets, pinned, frozen, seps, scale, repair, max(left, 0.1),
+            ratio_cost,
+        )  # fmt: skip
         if got is None:
             return None
         xy, off, unmet, overflow = got
@@ -174,10 +184,11 @@ def solve_coordinates(
                     ax, _ = _best_axis(xy, first, second, axes)
             seps[key] = Separation(first, second, ax, mm)
             new += 1
-        if not new or time.monotonic() > deadline:
+        if not new or time.monotonic() > deadline or round_ == MAX_ROUNDS - 1:
             unmet_seps = [seps[k] for k in unmet]
             unmet_seps += [seps[k] for k in found if k not in unmet and seps[k].axis is not None]
             return Placement(xy, off, unmet_seps, overflow, direction, seps, scale)
+    return None
 
 
 def find_conflicts(
@@ -189,10 +200,11 @@ def find_conflicts(
 
     m = METRICS
     found: dict[tuple, tuple] = {}
-    live = [i for i, inc in enumerate(net.incident) if inc]
+    live = [i for i, inc in enumerate(net.incident) if inc and i not in net.bends]
     width = {e: len(s.lines) for e, s in enumerate(net.stretches)}
     pill = {i: max((_bundle_half(width[e]) for e in net.incident[i]), default=0.0) for i in live}
     segs = [(xy[s.u], xy[s.v]) for s in net.stretches]
+    ends = [_ends(net, s) for s in net.stretches]
     far = (2 * m.station_r + 3 * m.parallel_step + 8 * m.parallel_step) / scale
     if segs:
         from shapely import distance
@@ -207,7 +219,7 @@ def find_conflicts(
             for a, e, d in zip(pi.tolist(), ei.tolist(), dist.tolist(), strict=True):
                 w = live[a]
                 s = net.stretches[e]
-                if w in (s.u, s.v):
+                if w in ends[e]:
                     continue
                 need = m.station_r + m.line_w / 2 + m.near_line + _bundle_half(width[e])
                 need += pill[w] + margin
@@ -221,7 +233,7 @@ def find_conflicts(
             dist = distance(lines[ea], lines[eb]) * scale
             for e, f, d in zip(ea.tolist(), eb.tolist(), dist.tolist(), strict=True):
                 se, sf = net.stretches[e], net.stretches[f]
-                if {se.u, se.v} & {sf.u, sf.v}:
+                if ends[e] & ends[f]:
                     continue
                 need = m.line_w + _bundle_half(width[e]) + _bundle_half(width[f])
                 need += m.parallel_gap + margin
@@ -240,6 +252,14 @@ def find_conflicts(
         if math.dist(xy[u], xy[v]) * scale < need:
             found[("p", u, v)] = ((u,), (v,), need)
     return found
+
+
+def _ends(net: Network, s: Stretch) -> set[int]:
+    """The stations a stretch joins, with those of the stretch it is a leg of."""
+    out = {s.u, s.v}
+    for node in (s.u, s.v):
+        out |= set(net.bends.get(node, ()))
+    return out
 
 
 def _crossed(xy: list[Point], first: tuple[int, ...], second: tuple[int, ...]) -> bool:
@@ -275,6 +295,7 @@ class Repair:
     frozen: dict[int, float]
     banned: set[tuple[int, int]]
     allow_45: bool
+    seed: int = 0
 
 
 def _choice_rows(p: Program, s, opts: list[tuple[int, int]], xs, ys, big_m: float) -> None:
@@ -321,6 +342,7 @@ def _solve(
     scale: float,
     repair: Repair | None = None,
     time_limit: float = math.inf,
+    ratio_cost: float = RATIO_COST,
 ):
     p = Program()
     n = len(net.ids)
@@ -330,21 +352,25 @@ def _solve(
     if repair is not None:
         fixed = {e: float(k) for e, k in direction.items() if e not in repair.free}
         fixed.update(repair.frozen)
-        got = add_choice(p, net, repair.free, fixed, repair.banned, repair.allow_45)
+        got = add_choice(
+            p, net, repair.free, fixed, repair.banned, repair.allow_45, seed=repair.seed
+        )
         if got is None:
             return None
         pick = got
         for e, opts in pick.items():
             _choice_rows(p, net.stretches[e], opts, xs, ys, big_m)
     slack_cols = {
-        e: _stretch_rows(p, s, direction[e], xs, ys)
+        e: _stretch_rows(p, s, direction[e], xs, ys, net.least.get(e, UNIT))
         for e, s in enumerate(net.stretches)
         if e not in frozen and e not in pick
     }
+    even = {e for e in slack_cols if e not in net.least}
+    _ratio_rows(p, net, direction, even, xs, ys, ratio_cost)
     over = _box_rows(p, net, xs, ys, scale)
     moving = {n for e in pick for n in (net.stretches[e].u, net.stretches[e].v)}
     sep_slack, either = _separation_rows(p, net, seps, moving, xs, ys, scale, big_m)
-    sol = p.solve(time_limit)
+    sol = p.solve(time_limit, REPAIR_NODES if repair is not None else None)
     if not sol.ok:
         return None
     val = sol.values
@@ -384,23 +410,26 @@ def _positions(
     return xs, ys
 
 
-def _stretch_rows(p: Program, s: Stretch, k: int, xs: list[int], ys: list[int]) -> tuple[int, int]:
-    """A stretch kept on direction ``k``: at least a unit long, priced by its length and
-    what it runs beyond ``LONG_LIMIT``; its slack columns off the direction (plus, minus)."""
+def _stretch_rows(
+    p: Program, s: Stretch, k: int, xs: list[int], ys: list[int], least: int = UNIT
+) -> tuple[int, int]:
+    """A stretch kept on direction ``k``: at least ``least`` long (a unit, but for the
+    short leg of a bend), priced by its length and what it runs beyond ``LONG_LIMIT``; its
+    slack columns off the direction (plus, minus)."""
     dx, dy = DIRECTIONS[k]
     u, v = s.u, s.v
     root2 = math.sqrt(2.0)
     plus, minus = p.var(SLACK_COST / UNIT), p.var(SLACK_COST / UNIT)
     if dy == 0:
         p.row({ys[v]: 1.0, ys[u]: -1.0, plus: -1.0, minus: 1.0}, 0.0, 0.0)
-        p.row({xs[v]: dx, xs[u]: -dx}, UNIT)
+        p.row({xs[v]: dx, xs[u]: -dx}, least)
         length = {xs[v]: dx, xs[u]: -dx}
     elif dx == 0:
         p.row({xs[v]: 1.0, xs[u]: -1.0, plus: -1.0, minus: 1.0}, 0.0, 0.0)
-        p.row({ys[v]: dy, ys[u]: -dy}, UNIT)
+        p.row({ys[v]: dy, ys[u]: -dy}, least)
         length = {ys[v]: dy, ys[u]: -dy}
     else:
-        run = math.ceil(UNIT / root2)
+        run = math.ceil(least / root2)
         p.row({xs[v]: dx, xs[u]: -dx, ys[v]: -dy, ys[u]: dy, plus: -1.0, minus: 1.0}, 0.0, 0.0)
         p.row({xs[v]: dx, xs[u]: -dx}, run)
         p.row({ys[v]: dy, ys[u]: -dy}, run)
@@ -414,6 +443,45 @@ def _stretch_rows(p: Program, s: Stretch, k: int, xs: list[int], ys: list[int]) 
     most = LONG_LIMIT * UNIT / (root2 if dx and dy else 1.0)
     p.row({**along, long: -1.0}, upper=math.floor(most))
     return plus, minus
+
+
+def _run(net: Network, e: int, k: int, xs: list[int], ys: list[int]) -> dict[int, float]:
+    """The axis run of stretch ``e`` on direction ``k`` (its length, for a diagonal its
+    length over the square root of two), as a row."""
+    s = net.stretches[e]
+    dx, dy = DIRECTIONS[k]
+    return {xs[s.v]: dx, xs[s.u]: -dx} if dx else {ys[s.v]: dy, ys[s.u]: -dy}
+
+
+def _ratio_rows(
+    p: Program, net: Network, direction: dict[int, int], stretches: set[int],
+    xs: list[int], ys: list[int], cost: float = RATIO_COST,
+) -> None:  # fmt: skip
+    """Even spacing along each line: every stretch of a line at most ``SPACING_RATIO``
+    times as long as its shortest (validate's DES006 allows 3), a priced slack beyond.
+    Lengths as axis runs, a diagonal's counted as two thirds of its length, within 6 % of
+    the truth (integer coefficients keep the optimal vertex rational)."""
+    by_line: dict[str, list[int]] = {}
+    for e in sorted(stretches):
+        for line in net.stretches[e].lines:
+            by_line.setdefault(line, []).append(e)
+    num, den = SPACING_RATIO
+    for line in sorted(by_line):
+        es = by_line[line]
+        if len(es) < 2:
+            continue
+        least = p.var(0.0)
+        excess = p.var(cost / UNIT)
+        for e in es:
+            run = _run(net, e, direction[e], xs, ys)
+            diag = all(DIRECTIONS[direction[e]])
+            # orthogonal: run >= least, den * run <= num * least (+ slack);
+            # diagonal: 3 run >= 2 least, 3 den * run <= 2 num * least (+ slack)
+            a = 3.0 if diag else 1.0
+            b = 2.0 if diag else 1.0
+            p.row({**{c: a * v for c, v in run.items()}, least: -b}, 0.0)
+            p.row({**{c: a * den * v for c, v in run.items()}, least: -b * num, excess: -1.0},
+                  upper=0.0)  # fmt: skip
 
 
 def _box_rows(p: Program, net: Network, xs: list[int], ys: list[int], scale: float) -> int:

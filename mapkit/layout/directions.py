@@ -74,6 +74,7 @@ def add_choice(
     banned: set[tuple[int, int]],
     allow_45: bool,
     count: int = CANDIDATES,
+    seed: int = 0,
 ) -> Pick | None:
     """Add to ``p`` the choice of direction of every stretch in ``free``: one binary per
     candidate, the cyclic order at every station a free stretch touches, and the bends.
@@ -89,11 +90,27 @@ def add_choice(
         cands = candidates(net, e, banned, count)
         if not cands:
             return None
-        pick[e] = [(k, p.binary(deviation_cost(abs(k - theta)))) for k in cands]
+        pick[e] = [
+            (k, p.binary(deviation_cost(abs(k - theta)) + _jitter(seed, e, k))) for k in cands
+        ]
         p.row({j: 1.0 for _, j in pick[e]}, 1.0, 1.0)
     _add_orders(p, net, pick, fixed)
     _add_bends(p, net, pick, fixed, allow_45)
     return pick
+
+
+SEED_JITTER = 1.5
+"""With a seed, each candidate direction's price moves by up to this (a 90° bend's
+price): near-ties between directions fall another way, and the drawing differs."""
+
+
+def _jitter(seed: int, e: int, k: int) -> float:
+    """The seed's deterministic nudge to stretch ``e`` taking direction ``k`` (0 for seed 0)."""
+    if not seed:
+        return 0.0
+    import random
+
+    return random.Random(f"{seed}:{e}:{k % 8}").uniform(0.0, SEED_JITTER)
 
 
 def _outward(net: Network, pick: Pick, fixed: dict[int, float], e: int, node: int,
@@ -184,6 +201,7 @@ def choose(
     banned: set[tuple[int, int]],
     allow_45: bool,
     time_limit: float,
+    seed: int = 0,
 ) -> Choice | None:
     """The cheapest directions keeping every station's cyclic order; None if there is none
     within the candidates (or the time limit).
@@ -197,7 +215,7 @@ def choose(
     deadline = time.monotonic() + time_limit
     for count in (CANDIDATES, CANDIDATES + 2):
         p = Program()
-        pick = add_choice(p, net, free, frozen, banned, allow_45, count)
+        pick = add_choice(p, net, free, frozen, banned, allow_45, count, seed)
         left = deadline - time.monotonic()
         if pick is None or left <= 0:
             return None
@@ -208,7 +226,7 @@ def choose(
         # a line doubling back more sharply than 90° in the input: a 45° bend is the least
         # change that keeps the order of the lines at its station
         left = deadline - time.monotonic()
-        got = choose(net, frozen, banned, True, left) if left > 0 else None
+        got = choose(net, frozen, banned, True, left, seed) if left > 0 else None
         if got is not None:
             return Choice(got.direction, got.cost, sharp=True)
     return None

@@ -9,13 +9,16 @@ time runs out; the best placement so far is kept.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from mapkit.checks.design import MAX_SPACING_RATIO
 from mapkit.layout.coords import (
+    RATIO_COST,
     UNIT,
     Placement,
     Repair,
@@ -25,7 +28,7 @@ from mapkit.layout.coords import (
     solve_coordinates,
 )
 from mapkit.layout.directions import choose, crowded
-from mapkit.layout.network import Network
+from mapkit.layout.network import Network, subdivide
 from mapkit.mapfile.model import CityMap
 
 Point = tuple[float, float]
@@ -40,6 +43,10 @@ MIN_SCALE = 2.2
 
 MAX_HOPS = 3
 MAX_REPAIRS = 2
+MAX_ATTEMPTS = 8
+RATIO_STEP = 4.0
+"""How much more even spacing is priced in each retry of a clean but uneven drawing."""
+"""The search's work: at most this many placements (then the best of them is kept)."""
 
 
 def _near(net: Network, stretches: set[int], hops: int) -> set[int]:
@@ -51,7 +58,72 @@ def _near(net: Network, stretches: set[int], hops: int) -> set[int]:
     return out
 
 
-def printed_conflicts(city: CityMap, xy: list[Point]) -> int:
+MAX_BEND_ROUNDS = 4
+"""Rounds of cutting stretches into two legs (each round places the stations again)."""
+
+
+Leaving = dict[tuple[int, int], int]
+"""(station, stretch) -> the direction (0..7) the stretch leaves the station in, where a
+cut stretch leaves it on a leg's direction instead of its own."""
+
+
+def _split(
+    net: Network, direction: dict[int, int], xy: list[Point], e: int, leave: Leaving,
+    wide: bool = False,
+) -> tuple[int, int, int] | None:  # fmt: skip
+    """How to cut stretch ``e`` (drawn at ``xy`` off its direction) into two legs: the
+    direction of the leg from u, of the leg into v, and which leg is the short one. One leg
+    keeps the stretch's direction, the other takes the direction nearest the drawn one (a
+    neighbour: a 135° bend; two eighths off: 90°) at the end where the cyclic order of the
+    stretches there allows it (tried at v first); ``wide``: two eighths off (90°), for a
+    stretch whose legs a 135° bend could not close. None when neither end allows it."""
+    s = net.stretches[e]
+    k = direction[e]
+    (ux, uy), (vx, vy) = xy[s.u], xy[s.v]
+    drawn = math.atan2(vy - uy, vx - ux) / (math.pi / 4)
+    turn = (drawn - k + 4) % 8 - 4
+    step = max(-2, min(2, round(turn))) or (1 if turn > 0 else -1)
+    if wide:
+        step = 2 if turn > 0 else -2
+    k2 = (k + step) % 8
+    for first, second, short in ((k, k2, 1), (k2, k, 0)):
+        back = (second + 4) % 8
+        if _order_kept(net, direction, s.u, e, first, leave) and _order_kept(
+            net, direction, s.v, e, back, leave
+        ):
+            leave[(s.u, e)] = first
+            leave[(s.v, e)] = back
+            return first, second, short
+    return None
+
+
+def _order_kept(
+    net: Network, direction: dict[int, int], node: int, e: int, out: int, leave: Leaving
+) -> bool:
+    """Whether stretch ``e`` may leave ``node`` in direction ``out`` (0..7) with the cyclic
+    order of the stretches there as it is now (``leave``: the legs already cut)."""
+
+    def own(f: int) -> int:
+        return direction[f] if net.stretches[f].u == node else (direction[f] + 4) % 8
+
+    def leaving(f: int) -> int:
+        return out if f == e else leave.get((node, f), own(f))
+
+    inc = [f for f in net.incident[node] if f in direction]
+    if len(inc) < 2:
+        return True
+    dirs = [leaving(f) for f in inc]
+    if len(set(dirs)) < len(dirs):
+        return False
+    was = sorted(inc, key=own)
+    now = sorted(inc, key=leaving)
+    i = now.index(was[0])
+    return now[i:] + now[:i] == was
+
+
+def printed_conflicts(
+    city: CityMap, xy: list[Point], bends: dict[tuple[int, int], Point] | None = None
+) -> int:
     """How many problems validate's geometry layer finds between stations and lines (GEO001,
     GEO002, GEO007) once the stations of ``city`` are at ``xy``, on A4 and on Letter (the
     wagons are placed later, each at its first station meanwhile)."""
@@ -66,8 +138,13 @@ def printed_conflicts(city: CityMap, xy: list[Point]) -> int:
 
     stations = tuple(replace(s, x=p[0], y=p[1]) for s, p in zip(city.stations, xy, strict=True))
     where = {s.id: (s.x, s.y) for s in stations}
+    index = {s.id: i for i, s in enumerate(city.stations)}
     lines = tuple(
-        replace(ln, depot=Depot(*where[ln.stops[0]], ln.depot.max_width_mm), shape=None)
+        replace(
+            ln,
+            depot=Depot(*where[ln.stops[0]], ln.depot.max_width_mm),
+            shape=_shape(ln, where, index, bends or {}),
+        )
         for ln in city.lines
     )
     moved = replace(city, stations=stations, lines=lines)
@@ -79,6 +156,21 @@ def printed_conflicts(city: CityMap, xy: list[Point]) -> int:
         geo.lines_vs_stations(STRtree(points(geo.xy)))
         count += len(ctx.diagnostics)
     return count
+
+
+def _shape(ln, where: dict[str, Point], index: dict[str, int],
+           bends: dict[tuple[int, int], Point]) -> tuple[Point, ...] | None:  # fmt: skip
+    """The line's shape with the bend points of its stretches (None: it has none)."""
+    stops = list(ln.stops) + ([ln.stops[0]] if ln.loop else [])
+    pts = [where[stops[0]], where[stops[0]]]
+    found = False
+    for a, b in itertools.pairwise(stops):
+        key = (min(index[a], index[b]), max(index[a], index[b]))
+        if key in bends:
+            pts.append(bends[key])
+            found = True
+        pts.append(where[b])
+    return tuple(pts) if found else None
 
 
 class LayoutError(Exception):
@@ -93,15 +185,23 @@ class Drawn:
     scale_in: float
     attempts: int
 
+    bends: dict[tuple[int, int], Point] = field(default_factory=dict)
+    """A bend point (a 135° turn between two legs on the eight directions) for each
+    stretch that could not take one direction, by its stations (u, v)."""
     conflicts: int = 0
+    topology: int = 0
+    """Topology violations against the input (``report.topology``)."""
     sharp: bool = False
     """Whether 45° bends had to be allowed to keep the order of the lines."""
 
+    uneven: int = 0
+    """Lines whose longest stretch is more than ``MAX_SPACING_RATIO`` times their shortest."""
+
     @property
-    def score(self) -> tuple[int, int]:
-        """Stretches off their direction, then pairs too close at the print scale the
-        drawing really gets."""
-        return (len(self.placement.off_direction), self.conflicts)
+    def score(self) -> tuple[int, int, int, int]:
+        """Stretches off their direction, topology violations, pairs too close at the
+        print scale the drawing really gets, then lines with uneven spacing."""
+        return (len(self.placement.off_direction), self.topology, self.conflicts, self.uneven)
 
 
 def run(
@@ -111,10 +211,11 @@ def run(
     deadline: float,
     say: Callable[[str], None] | None = None,
     city: CityMap | None = None,
+    seed: int = 0,
 ) -> Drawn:
     """The best drawing found by ``deadline``: every stretch on its direction if possible,
     and (measured on ``city``'s sheets with the stations moved) nothing too close."""
-    search = _Search(net, pinned, allow_45, deadline, city)
+    search = _Search(net, pinned, allow_45, deadline, city, seed)
     while search.step(say):
         pass
     return search.best_drawing()
@@ -131,6 +232,7 @@ class _Search:
         allow_45: bool,
         deadline: float,
         city: CityMap | None,
+        seed: int = 0,
     ) -> None:
         lengths = [math.dist(net.xy[s.u], net.xy[s.v]) for s in net.stretches]
         lengths = [d for d in lengths if d > 0]
@@ -160,6 +262,8 @@ class _Search:
         self.hops = 0
         self.repairs = 0
         self.sharp = False
+        self.seed = seed
+        self.ratio_cost = RATIO_COST
 
     def rescale(self, scale: float) -> None:
         """Aim at ``scale`` (mm a unit): the targets and the pinned stations grow to match."""
@@ -179,7 +283,7 @@ class _Search:
         targets = [(round(x * k * sk), round(y * k * sk)) for x, y in net.xy]
         placed = solve_coordinates(
             net, self.direction, targets, self.fixed, set(self.frozen), self.scale,
-            self.deadline, self.seps, self.repair,
+            self.deadline, self.seps, self.repair, self.ratio_cost,
         )  # fmt: skip
         if placed is None:
             return self.widen_repair()
@@ -187,18 +291,36 @@ class _Search:
         self.seps = placed.separations
         drawn = Drawn(placed.xy, self.direction, placed, k * sk, self.attempts)
         drawn.conflicts = self.conflicts(placed)
+        drawn.topology = self.topology(placed.xy)
+        drawn.uneven = self.uneven(placed.xy)
+        if placed.off_direction:
+            bent = self.bent(placed, targets)
+            if bent is not None and bent.score < drawn.score:
+                drawn = bent
         if self.best is None or drawn.score < self.best.score:
             self.best = drawn
         if say:
             say(self.progress(placed))
-        if drawn.score == (0, 0) or time.monotonic() > self.deadline:
+        if drawn.score == (0, 0, 0, 0) or self.attempts >= MAX_ATTEMPTS:
             return False
+        if time.monotonic() > self.deadline:
+            return False
+        if self.best.score[:3] == (0, 0, 0):
+            # clean but uneven: the same directions again, even spacing priced higher (while
+            # that keeps the drawing clean)
+            if drawn is not self.best or self.ratio_cost >= RATIO_COST * RATIO_STEP**2:
+                return False
+            self.ratio_cost *= RATIO_STEP
+            self.repair = None
+            return True
         return self.next_attempt(placed)
 
     def choose(self) -> bool:
         """New directions for every stretch; False when there are none."""
         left = self.deadline - time.monotonic()
-        choice = choose(self.net, self.frozen, self.banned, self.allow_45, max(left, 0.05))
+        choice = choose(
+            self.net, self.frozen, self.banned, self.allow_45, max(left, 0.05), self.seed
+        )
         if choice is None:
             return False
         self.direction = choice.direction
@@ -215,9 +337,70 @@ class _Search:
         self.repair.banned = self.banned
         return True
 
-    def conflicts(self, placed: Placement) -> int:
+    def bent(self, placed: Placement, targets: list[Point]) -> Drawn | None:
+        """The drawing with every stretch ``placed`` could not keep on its direction cut in
+        two legs (a 135° or 90° bend at a shape point), placed again with the bend points as
+        points of their own: their legs keep clear of the stations and stretches around
+        them like any other. Stretches the new placement cannot keep on their direction are
+        cut too, for a few rounds. None when no cut keeps every station's order."""
+        net = self.net
+        n = len(net.ids)
+        splits: dict[int, tuple[int, int, int]] = {}
+        leave: Leaving = {}
+        xy, off = placed.xy, set(placed.off_direction)
+        wide: set[int] = set()
+        for _ in range(MAX_BEND_ROUNDS):
+            for e in sorted(off):
+                for key in [k for k in leave if k[1] == e]:
+                    del leave[key]
+                cut = _split(net, placed.direction, xy, e, leave, e in wide)
+                if cut is None:
+                    return None
+                splits[e] = cut
+            sub, legs, leg_of = subdivide(net, splits)
+            direction = {**placed.direction, **legs}
+            more = [
+                ((targets[u][0] + targets[v][0]) / 2, (targets[u][1] + targets[v][1]) / 2)
+                for u, v in sub.bends.values()
+            ]
+            got = solve_coordinates(
+                sub, direction, list(targets) + more, self.fixed, set(self.frozen),
+                self.scale, self.deadline, ratio_cost=self.ratio_cost,
+            )  # fmt: skip
+            if got is None:
+                return None
+            bad = {leg_of[e] for e in got.off_direction if e in leg_of}
+            if bad & wide:
+                return None  # a leg could not keep its direction, even at 90°
+            wide |= bad
+            xy, off = got.xy[:n], set(got.off_direction) - set(leg_of) | bad
+            if not off:
+                break
+        result = Placement(xy, {e: 1.0 for e in off}, got.unmet, got.overflow, placed.direction)
+        bends = {sub.bends[p]: got.xy[p] for p in sub.bends}
+        drawn = Drawn(xy, placed.direction, result, self.k * self.scale_k, self.attempts, bends)
+        drawn.conflicts = self.conflicts(result, bends)
+        drawn.topology = self.topology(xy)
+        drawn.uneven = self.uneven(xy)
+        return drawn
+
+    def uneven(self, xy: list[Point]) -> int:
+        """Lines whose stop spacing is more uneven than validate's DES006 allows."""
+        gaps: dict[str, list[float]] = {}
+        for s in self.net.stretches:
+            d = math.dist(xy[s.u], xy[s.v])
+            for line in s.lines:
+                gaps.setdefault(line, []).append(d)
+        return sum(1 for g in gaps.values() if min(g) <= 0 or max(g) / min(g) > MAX_SPACING_RATIO)
+
+    def topology(self, xy: list[Point]) -> int:
+        from mapkit.layout.report import topology
+
+        return len(topology(self.net, self.net.xy, xy))
+
+    def conflicts(self, placed: Placement, bends: dict | None = None) -> int:
         if self.city is not None:
-            return printed_conflicts(self.city, placed.xy)
+            return printed_conflicts(self.city, placed.xy, bends or {})
         scale = min(mm_per_unit([placed.xy[i] for i in self.live]), self.scale)
         return len(find_conflicts(self.net, placed.xy, scale))
 
@@ -242,13 +425,13 @@ class _Search:
             self.rescale(max(self.scale * 0.9, MIN_SCALE))
         elif trouble:
             self.repairs += 1
-            near = _near(self.net, set(placed.off_direction), 1)
+            near = set(placed.off_direction)
             for sep in placed.unmet:
                 pts = set(sep.first) | set(sep.second)
                 near |= {e for i in pts for e in self.net.incident[i]}
             self.hops = 0
             free = _near(self.net, near, self.hops) - set(self.frozen)
-            self.repair = Repair(free, self.frozen, self.banned, self.allow_45)
+            self.repair = Repair(free, self.frozen, self.banned, self.allow_45, self.seed)
         elif self.scale > MIN_SCALE:
             # too wide for the paper at this scale: the same directions at a smaller one
             self.repair = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mapkit.mapfile.model import CityMap
 
@@ -49,6 +49,11 @@ class Network:
     incident: list[list[int]]
     turns: list[Turn]
     lines_at: list[tuple[str, ...]]
+    bends: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Bend points (not stations) added by :func:`subdivide`: node -> the stretch's
+    stations (u, v) in the network it was split from."""
+    least: dict[int, int] = field(default_factory=dict)
+    """Stretches allowed shorter than a unit (the short leg of a bend): stretch -> units."""
 
     def other(self, e: int, node: int) -> int:
         s = self.stretches[e]
@@ -111,3 +116,51 @@ def build_network(city: CityMap) -> Network:
         turns=turns,
         lines_at=[city.lines_at(i) for i in ids],
     )
+
+
+def subdivide(
+    net: Network, splits: dict[int, tuple[int, int, int]]
+) -> tuple[Network, dict[int, int], dict[int, int]]:
+    """``net`` with each stretch ``e`` of ``splits`` cut in two at a new bend point:
+    ``splits[e] = (k_first, k_second, short_leg)`` gives the direction of the leg from
+    ``u`` and of the leg into ``v`` (0..7) and which leg (0 or 1) may be short. Returns the
+    new network (the old stations keep their indices) and the directions of every stretch
+    its legs take (an unsplit stretch keeps its index, the second leg of a cut one is
+    appended), and each leg's stretch in ``net``."""
+    ids, xy = list(net.ids), list(net.xy)
+    stretches = list(net.stretches)
+    lines_at = list(net.lines_at)
+    legs: dict[int, tuple[int, int]] = {}
+    bends: dict[int, tuple[int, int]] = {}
+    least: dict[int, int] = {}
+    direction: dict[int, int] = {}
+    for e in sorted(splits):
+        s = net.stretches[e]
+        k1, k2, short = splits[e]
+        p = len(ids)
+        ids.append(f"~bend-{net.ids[s.u]}-{net.ids[s.v]}")
+        (ux, uy), (vx, vy) = net.xy[s.u], net.xy[s.v]
+        xy.append(((ux + vx) / 2, (uy + vy) / 2))
+        lines_at.append(s.lines)
+        bends[p] = (s.u, s.v)
+        stretches[e] = Stretch(s.u, p, s.lines)
+        direction[e] = k1
+        f = len(stretches)
+        stretches.append(Stretch(s.v, p, s.lines))
+        direction[f] = (k2 + 4) % 8
+        legs[e] = (e, f)
+        least[(e, f)[short]] = 1
+    incident: list[list[int]] = [[] for _ in ids]
+    for e, s in enumerate(stretches):
+        incident[s.u].append(e)
+        incident[s.v].append(e)
+    turns = []
+    for t in net.turns:
+        a = legs[t.a][0 if t.at == net.stretches[t.a].u else 1] if t.a in legs else t.a
+        b = legs[t.b][0 if t.at == net.stretches[t.b].u else 1] if t.b in legs else t.b
+        turns.append(Turn(t.line, t.at, a, b))
+    for e, (f, g) in legs.items():
+        for line in net.stretches[e].lines:
+            turns.append(Turn(line, len(net.ids) + sorted(splits).index(e), f, g))
+    out = Network(ids, xy, stretches, incident, turns, lines_at, bends, least)
+    return out, direction, {f: e for e, pair in legs.items() for f in pair}

@@ -47,7 +47,9 @@ class Program:
     def row(self, terms: dict[int, float], lower: float = -INF, upper: float = INF) -> None:
         self.rows.append((lower, upper, terms))
 
-    def solve(self, time_limit: float = INF) -> Solution:
+    def solve(self, time_limit: float = INF, nodes: int | None = None) -> Solution:
+        """Solve within ``time_limit`` seconds and (for determinism: the same work on any
+        machine, however loaded) ``nodes`` branch-and-bound nodes."""
         import highspy
         import numpy as np
 
@@ -87,16 +89,21 @@ class Program:
             )
         if time_limit < INF:
             h.setOptionValue("time_limit", max(float(time_limit), 0.01))
+        if nodes is not None:
+            h.setOptionValue("mip_max_nodes", int(nodes))
         h.setOptionValue("random_seed", 0)
         h.setOptionValue("mip_rel_gap", MIP_GAP)
         h.setOptionValue("threads", 1)
         h.run()
         status = h.getModelStatus()
         values = list(h.getSolution().col_value)
+        stopped = (
+            highspy.HighsModelStatus.kTimeLimit,
+            highspy.HighsModelStatus.kIterationLimit,
+            highspy.HighsModelStatus.kSolutionLimit,
+        )
         ok = status == highspy.HighsModelStatus.kOptimal or (
-            status == highspy.HighsModelStatus.kTimeLimit
-            and len(values) == n
-            and h.getInfo().primal_solution_status == 2
+            status in stopped and len(values) == n and h.getInfo().primal_solution_status == 2
         )
         return Solution(
             ok, values, h.getInfo().objective_function_value, h.modelStatusToString(status)

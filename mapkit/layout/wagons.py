@@ -26,8 +26,13 @@ CLEARANCE_MM = 1.5
 """Paper left between a wagon and any other station, line or wagon."""
 MARGIN_MM = 0.05
 """Kept beyond ``CLEARANCE_MM`` so that rounding never brings a wagon below it."""
-EXTRA_MM = (0.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0, 30.0, 40.0)
+EXTRA_MM = (
+    0.0, 1.0, 2.0, 3.0, 4.0, 5.5, 7.0, 9.0, 11.0, 13.5, 16.0, 19.0, 22.0, 26.0, 30.0, 35.0,
+    40.0, 47.0, 55.0,
+)  # fmt: skip
 ROUNDS = 6
+ORDERS = 4
+"""Orders tried: the wagons that found no spot go first in the next."""
 REACH_MM = 12.0
 """Clearance is measured exactly up to this; anything farther counts as this far (a spot
 that clear is as good as any)."""
@@ -40,12 +45,6 @@ class Spot:
     dx: float
     dy: float
     rank: float
-
-
-def _rect_point(r: Rect, p: Point) -> float:
-    dx = max(r.x - p[0], 0.0, p[0] - r.right)
-    dy = max(r.y - p[1], 0.0, p[1] - r.bottom)
-    return math.hypot(dx, dy)
 
 
 def _rect_rect(a: Rect, b: Rect) -> float:
@@ -70,7 +69,8 @@ def _spots(ln: Line, city: CityMap, w: float, h: float) -> list[Spot]:
             rank = extra + 3.0 * straight
             cands: list[tuple[float, float]] = []
             if uy == 0:
-                cands.append((ux * (c + extra + w / 2), 0.0))
+                d = ux * (c + extra + w / 2)
+                cands += [(d, 0.0), (d, h / 2 - r), (d, -(h / 2 - r))]
             elif ux == 0:
                 d = uy * (c + extra + h / 2)
                 cands += [(0.0, d), (w / 2 - r, d), (-(w / 2 - r), d)]
@@ -264,12 +264,48 @@ def place_wagons(
     """
     papers = tuple(papers)
     todo = [ln.id for ln in city.lines] if lines is None else list(lines)
+    order = sorted(todo, key=lambda lid: (-wagon_size(city.line(lid))[0], city.line(lid).index))
+    best = None
+    for _ in range(ORDERS):
+        got = _rounds(city, papers, todo, order, deadline)
+        if best is None or len(got[1]) < len(best[1]):
+            best = got
+        depots, unplaced, current, sheets = got
+        if not unplaced:
+            return {lid: depots[lid] for lid in todo}
+        if _late(deadline):
+            break
+        # the wagons that found no spot choose first next time
+        order = unplaced + [lid for lid in order if lid not in unplaced]
+    depots, unplaced, current, sheets = best
+    if not strict:
+        for lid in unplaced:
+            ln = current.line(lid)
+            w, h, _ = wagon_size(ln)
+            depots[lid] = _roomiest(current, ln, w, h, sheets, deadline)
+        return {lid: depots[lid] for lid in todo}
+    raise WagonError(
+        "no clear spot for the wagon of line "
+        + ", ".join(f"'{lid}'" for lid in unplaced)
+        + f" beside its first station within {CLEARANCE_MM} mm of paper on "
+        + " and ".join(papers)
+    )
+
+
+def _rounds(
+    city: CityMap,
+    papers: tuple[str, ...],
+    todo: list[str],
+    order: list[str],
+    deadline: float | None,
+) -> tuple[dict[str, Point], list[str], CityMap, dict[str, _Sheet]]:
+    """Wagons of ``todo`` placed in ``order``, then those no longer clear (the sheet's scale
+    changed) placed again, for up to ``ROUNDS`` rounds: (depots, the lines still not clear,
+    the map with those depots, its sheets)."""
     depots = {ln.id: ln.depot.xy for ln in city.lines}
     for lid in todo:
         depots[lid] = city.station(city.line(lid).stops[0]).xy
-    order = sorted(todo, key=lambda lid: (-wagon_size(city.line(lid))[0], city.line(lid).index))
     unplaced = list(order)
-    failed: list[str] = []
     for _ in range(ROUNDS):
         before = dict(depots)
         current = _with_depots(city, depots)
@@ -302,22 +338,9 @@ def place_wagons(
                 if _clearance(current, ln, wg.rect, wg.anchor, sh, rects) < CLEARANCE_MM:
                     unplaced.append(lid)
                     break
-        if not unplaced:
-            return {lid: depots[lid] for lid in todo}
-        if depots == before or _late(deadline):
-            break  # the next round would search the same sheets again, or no time is left
-    if not strict:
-        for lid in unplaced:
-            ln = current.line(lid)
-            w, h, _ = wagon_size(ln)
-            depots[lid] = _roomiest(current, ln, w, h, sheets, deadline)
-        return {lid: depots[lid] for lid in todo}
-    raise WagonError(
-        "no clear spot for the wagon of line "
-        + ", ".join(f"'{lid}'" for lid in (unplaced or failed))
-        + f" beside its first station within {CLEARANCE_MM} mm of paper on "
-        + " and ".join(papers)
-    )
+        if not unplaced or depots == before or _late(deadline):
+            break  # done, or the next round would search the same sheets again, or late
+    return depots, unplaced, current, sheets
 
 
 def _late(deadline: float | None) -> bool:

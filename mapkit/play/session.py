@@ -2,7 +2,7 @@
 
 A :class:`Session` is a game being played: a new one (:func:`new_session`) or an unfinished
 record going on (:func:`resume_session`). :func:`play` plays it to the end through the game
-loop every checked game uses (``simulate.runner.play_out``), talking through two callables
+loop every checked game uses (``engine.playout.play_out``), talking through two callables
 (``ask`` a prompt, ``echo`` a line), and returns the game's :class:`GameOutcome`; quitting
 raises :class:`Quit`, after which :func:`saved_record` is what a record keeps.
 

@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from mapkit import workers
-from mapkit.engine.cards import CHANCE
+from mapkit.engine.playout import Seat, drawn, play_out
 from mapkit.engine.seats import seat_names, seat_seed
 from mapkit.mapfile.model import CityMap
 from mapkit.simulate.outcome import GameOutcome, SeatOutcome
@@ -62,11 +62,25 @@ class RunConfig:
     """``auto``, ``kernel`` or ``checked`` (see the module's docstring)."""
 
 
+def check_seating(bots: Sequence[str]) -> None:
+    """ValueError unless ``bots`` names a known bot for each of 1 to 6 seats."""
+    from mapkit.bots import BOTS
+    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
+
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise ValueError(f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}")
+    if not valid_player_count(len(bots)):
+        raise ValueError(f"{PLAYER_RANGE} bots, one per seat, not {len(bots)}")
+
+
 def choose_engine(cfg: RunConfig) -> str:
-    """The engine that plays ``cfg``: ValueError for an unknown engine or a kernel asked to
-    play seats it cannot (another bot, or bot options)."""
+    """The engine that plays ``cfg``: ValueError for a seating :func:`check_seating` refuses,
+    an unknown engine or a kernel asked to play seats it cannot (another bot, or bot
+    options)."""
     from mapkit.engine.kernel import BOT_CODES
 
+    check_seating(cfg.bots)
     if cfg.engine not in ENGINES:
         raise ValueError(f"unknown engine {cfg.engine!r}; known: {', '.join(ENGINES)}")
     others = [b for b in cfg.bots if b not in BOT_CODES]
@@ -79,51 +93,6 @@ def choose_engine(cfg: RunConfig) -> str:
             f" {why}: use the checked engine (or auto)"
         )
     return "kernel"
-
-
-class Seat(Protocol):
-    """What sits in a seat of :func:`play_out`: a bot, or a person at the keyboard."""
-
-    legal_only: bool
-    """True when ``choose`` only returns legal actions (they are then applied unchecked)."""
-
-    def choose(self, state: State) -> int: ...
-
-
-def play_out(
-    state: State, seats: Sequence[Seat], deal: Callable[[State], object] | None = None
-) -> State:
-    """Play ``state`` to its end through the checked engine, the only game loop outside the
-    kernel: ``deal`` turns each card (default: the seeded deck's next), seat ``p`` makes
-    each of its decisions. ``deal`` and the seats may look at the state first (evaluations,
-    a terminal session's log)."""
-    while True:
-        p = state.current_player()
-        if p >= 0:
-            seat = seats[p]
-            a = seat.choose(state)
-            if seat.legal_only:
-                state.apply_legal(a)
-            else:
-                state.apply_action(a)
-        elif p == CHANCE:
-            if deal is None:
-                state.deal()
-            else:
-                deal(state)
-        else:
-            return state
-
-
-def drawn(rng: random.Random) -> Callable[[State], None]:
-    """A ``deal`` for :func:`play_out` that draws from the pile with ``rng`` instead of the
-    seeded deck: a playout's future is another possible one, not the game's own."""
-
-    def deal(state: State) -> None:
-        cards, probs = zip(*state.chance_outcomes(), strict=True)
-        state.apply_action(rng.choices(cards, probs)[0])
-
-    return deal
 
 
 def playout(state: State, bots: Sequence[Any], rng: random.Random) -> list[int]:
