@@ -55,9 +55,10 @@ def _raise(signum: int, _frame: object) -> None:
         if signum == signal.SIGINT:
             return
         raise SystemExit(128 + signum)
-    if _importing(_frame):
+    if _importing(_frame) or _collecting(_frame):
         # an exception raised inside a module's import code leaves that module half-made,
-        # and some libraries (numpy) print it before re-raising: ask again once it is done
+        # and some libraries (numpy) print it before re-raising; one raised in a garbage
+        # collector's callback (Dask's) is printed and dropped: ask again once it is done
         threading.Timer(_RETRY_S, os.kill, (os.getpid(), signum)).start()
         return
     _received.append(signum)
@@ -72,6 +73,20 @@ def _importing(frame: object) -> bool:
     the stack)."""
     while frame is not None:
         if frame.f_code.co_filename.startswith("<frozen importlib"):  # type: ignore[attr-defined]
+            return True
+        frame = frame.f_back  # type: ignore[attr-defined]
+    return False
+
+
+def _collecting(frame: object) -> bool:
+    """Whether the interrupted code runs inside one of ``gc.callbacks``, where Python reports
+    an exception as unraisable and goes on (a Ctrl-C there would be lost)."""
+    import gc
+
+    codes = {getattr(getattr(cb, "__func__", cb), "__code__", None) for cb in gc.callbacks}
+    codes.discard(None)
+    while codes and frame is not None:
+        if frame.f_code in codes:  # type: ignore[attr-defined]
             return True
         frame = frame.f_back  # type: ignore[attr-defined]
     return False

@@ -161,7 +161,13 @@ def _line_doc(ln: Line) -> dict[str, Any]:
     if ln.depot.max_width_mm is not None:
         depot["max_width_mm"] = ln.depot.max_width_mm
     d["depot"] = depot
-    d["stops"] = list(ln.stops)
+    d["stops"] = list(ln.trunk)
+    if ln.branches:
+        d["branches"] = [
+            {"stops": list(b.stops), "points": {"first": b.first, "others": b.others}}
+            for b in ln.branches
+        ]
+        d["branch_scoring"] = ln.branch_scoring
     if ln.loop:
         d["loop"] = True
     if ln.both_ends:
@@ -173,6 +179,15 @@ def _line_doc(ln: Line) -> dict[str, Any]:
 
 def _num(v: float) -> int | float:
     return int(v) if float(v).is_integer() else v
+
+
+def _refuse_branches(city: CityMap) -> None:
+    forks = [ln.id for ln in city.lines if ln.branches]
+    if forks:
+        raise LayoutError(
+            f"line {forks[0]} branches: mapkit layout does not lay out branching lines yet "
+            "(--wagons-only places their wagons)"
+        )
 
 
 def layout(
@@ -189,6 +204,7 @@ def layout(
     from mapkit.mapfile import writer
 
     start = time.monotonic() if config.started is None else config.started
+    _refuse_branches(city)
     unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
     if unknown:
         raise LayoutError(f"--pin names no station: '{unknown[0]}'")
