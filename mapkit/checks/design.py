@@ -275,7 +275,11 @@ def layout_figures(city: CityMap, ln: Line) -> tuple[float, float, float]:
             total += length
             if min(angle, 45.0 - angle) > OCTILINEAR_TOL:
                 off += length
-        gaps += [math.dist(a, c) for a, c in itertools.pairwise(route[skip:])]
+    for b, path in enumerate(ln.paths):
+        stops = [city.station(s).xy for s in path[0 if b == 0 else len(ln.trunk) - 1 :]]
+        if ln.loop:
+            stops.append(stops[0])
+        gaps += [math.dist(a, c) for a, c in itertools.pairwise(stops)]
     return (off / total if total else 0.0, min(gaps, default=0.0), max(gaps, default=0.0))
 
 
