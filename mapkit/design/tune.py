@@ -53,7 +53,7 @@ from typing import Any
 
 from mapkit.design.band import Band, ShippedBand, bonus_per_window, mean_per_window, shipped_band
 from mapkit.design.decisions import Decisions, measure_decisions
-from mapkit.design.edits import Edit, line_edits, merge, window_transfers
+from mapkit.design.edits import Edit, line_edits, lines_named, merge, window_transfers
 from mapkit.design.intervals import Z95, Estimate
 from mapkit.design.profile import Profile, profile
 from mapkit.design.sweep import Sweep
@@ -282,7 +282,7 @@ def with_wagons_placed(
     ``shape`` (which starts at the depot: moving the wagon would leave the drawing behind)."""
     from mapkit.layout.wagons import WagonError, place_wagons
 
-    lines = list(lines)
+    lines = list(lines_named(doc, lines))
     city = loaded(doc).map
     if city is None or any(city.line(lid).shape for lid in lines):
         return None

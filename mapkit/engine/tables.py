@@ -148,6 +148,20 @@ class Tables:
             for j, s in enumerate(st):
                 at[s].append((li, 1 << j))
         self.station_upd: tuple[tuple[tuple[int, int], ...], ...] = tuple(tuple(a) for a in at)
+        self.units = city.units
+        """The scoring units (``CityMap.units``): unit ``u`` is line ``u`` on a plain map."""
+        self.n_units = len(self.units)
+        self.unit_ids = tuple(u.label for u in self.units)
+        self.unit_base = tuple(
+            next(u for u, unit in enumerate(self.units) if unit.line == li)
+            for li in range(self.n_lines)
+        )
+        self.unit_masks = tuple(
+            tuple((u, sum(1 << j for j in unit.positions)) for u, unit in enumerate(self.units)
+                  if unit.line == li)
+            for li in range(self.n_lines)
+        )  # fmt: skip
+        """Per line, ``(unit, line-local mask)`` of each of its units: complete when all set."""
         self.routes = tuple(ln.routes for ln in city.lines)
         self.multi_route = tuple(len(r) > 1 for r in self.routes)
         wide = max(len(r) for r in self.routes)

@@ -87,17 +87,6 @@ def _read(name: str, fd: int, limit: int) -> bytes:
         return fh.read(limit + 1)
 
 
-def read_inside(root: Path, parts: tuple[str, ...], limit: int) -> bytes | None:
-    """The bytes (at most ``limit + 1``) of root/parts, None when there is no such file."""
-    with _folder(root, parts[:-1]) as fd:
-        try:
-            return _read(parts[-1], fd, limit)
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            raise Refused(403, f"{'/'.join(parts)}: {exc.strerror}") from None
-
-
 def write_inside(
     root: Path,
     parts: tuple[str, ...],
