@@ -3,11 +3,12 @@
     python benchmarks/bench_coverage.py                 # Berlin, 200 repetitions (100 slow), 2 jobs
     python benchmarks/bench_coverage.py --reps 400 --slow-reps 200 --out coverage.json
 
-Every repetition (the first ``--slow-reps`` of them; the others leave out the slow figures) is a
-whole report (``design_report`` at its defaults: 200 decks per bot, 60
-tension games, 6 decision games, 60 mixed games, 3 players; the sensitivity table, which prints
-no interval, left out) on a fresh run seed ``1000 + rep``. Every figure of its JSON that
-carries an interval (``value``, ``lo``, ``hi``, ``se``) is checked against its truth:
+Every repetition (``--slow-reps`` of them, spread evenly; the others leave out the slow
+figures) is a whole report (``design_report`` at its defaults: 200 decks per bot, 60 tension
+games, 6 decision games, 60 mixed games, 3 players; the sensitivity table, which prints no
+interval, left out) on a fresh run seed ``1000 + rep``; ``--races-only`` repeats only the line
+races, pacing and stations (kernel games, fast). Every figure of its JSON that carries an
+interval (``value``, ``lo``, ``hi``, ``se``) is checked against its truth:
 
 - figures the kernel plays at speed (the random, greedy and lookahead means and the skill
   headroom; per line completion, first taken and points paid; per station cuts, crosses lost
@@ -62,13 +63,20 @@ def family(path: str) -> str:
     return re.sub(r"\[[^\]]*\]", "[*]", path)
 
 
-def one_report(args: tuple[str, int, bool]) -> dict[str, dict[str, float]]:
+def one_report(args: tuple[str, int, bool | None]) -> dict[str, dict[str, float]]:
     """One repetition: the whole report, or (``full`` off) the report without its slow
     figures (no clairvoyant, one tension and one decision game, no mixed table)."""
     from mapkit.design.report import ReportConfig, design_report
     from mapkit.mapfile import load_map
 
     path, seed, full = args
+    if full is None:  # --races-only: the line races, pacing and stations alone
+        from mapkit.design.report import _races
+
+        races, pace, stations = _races(load_map(path), ReportConfig(seed=seed))
+        doc = {"lines": [r.to_dict() for r in races], "pacing": pace.to_dict(),
+               "stations": stations.to_dict()}  # fmt: skip
+        return leaves(doc)
     cfg = ReportConfig(seed=seed, sensitivity=False)
     if not full:
         cheap = {"tension_games": 1, "decision_games": 1, "mixed_games": 0}
@@ -111,49 +119,77 @@ def main() -> None:
         "--slow-reps",
         type=int,
         default=100,
-        help="repetitions that also measure the slow figures (the first ones)",
+        help="repetitions that also measure the slow figures (spread among the others)",
     )
     ap.add_argument("--truth", type=int, default=20_000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, help="write every figure's coverage here (JSON)")
+    ap.add_argument("--truth-from", type=Path, help="a truth file an earlier run wrote")
+    ap.add_argument("--races-only", action="store_true",
+                    help="only the races, pacing and stations (kernel games)")  # fmt: skip
     args = ap.parse_args()
     t0, c0, load0 = time.time(), time.process_time(), os.getloadavg()
-    truth = truth_of(args.map, args.truth)
-    seeds = [(args.map, 1000 + rep, rep < args.slow_reps) for rep in range(args.reps)]
+    cache = Path(f"{args.out}.truth.json") if args.out else None
+    if args.truth_from:
+        cache = args.truth_from
+    if cache is not None and cache.exists():
+        truth = json.loads(cache.read_text())
+    else:
+        truth = truth_of(args.map, args.truth)
+        if cache is not None:
+            cache.write_text(json.dumps(truth))
+    # the slow repetitions spread evenly among the others, so a run stopped early has both
+    every = max(1, args.reps // max(1, args.slow_reps))
+    seeds = [(args.map, 1000 + rep, None if args.races_only else
+              rep % every == 0 and rep // every < args.slow_reps)
+             for rep in range(args.reps)]  # fmt: skip
     with Pool(args.jobs) as pool:
         reps = []
         for i, r in enumerate(pool.imap(one_report, seeds)):
             reps.append(r)
             if (i + 1) % 10 == 0:
                 print(f"  {i + 1} repetitions, {time.time() - t0:.0f} s", file=sys.stderr)
+                if args.out:
+                    summary(reps, truth, args, t0, c0, load0, quiet=True)
+    summary(reps, truth, args, t0, c0, load0)
+
+
+def summary(reps, truth, args, t0, c0, load0, quiet=False) -> None:  # type: ignore[no-untyped-def]
+    """Print (unless ``quiet``) and write each figure's coverage over the repetitions so far."""
+    slow_reps = sum(1 for r in reps if "decisions.share" in r)
     cover: dict[str, float] = {}
     for k in reps[0]:
         slow = k.startswith(SLOW)
         have = [r[k] for r in reps if k in r]
-        if (not slow and k not in truth) or len(have) < min(len(reps), args.slow_reps):
+        if (not slow and k not in truth) or len(have) < (slow_reps if slow else len(reps)):
             continue
         t = statistics.fmean(e["value"] for e in have) if slow else truth[k]
         cover[k] = sum(e["lo"] <= t <= e["hi"] for e in have) / len(have)
     fams: dict[str, list[float]] = defaultdict(list)
     for k, c in cover.items():
         fams[family(k)].append(c)
+    out = []
     for f, cs in fams.items():
         cs.sort()
         span = f"{cs[0]:.1%}" if len(cs) == 1 else f"{cs[0]:.1%} to {cs[-1]:.1%}"
-        print(f"{f:<40} {len(cs):>3}  {span:<16} median {statistics.median(cs):.1%}")
+        out.append(f"{f:<40} {len(cs):>3}  {span:<16} median {statistics.median(cs):.1%}")
     values = sorted(cover.values())
-    print(f"{len(values)} figures, {args.reps} repetitions ({args.slow_reps} for the slow "
-          f"figures): coverage {values[0]:.1%} to "
-          f"{values[-1]:.1%}, median {statistics.median(values):.1%}; "
-          f"{sum(0.93 <= v <= 0.97 for v in values)} within 93-97 %")  # fmt: skip
-    wall, cpu = time.time() - t0, time.process_time() - c0
-    print(
-        f"wall {wall:.0f} s (main process CPU {cpu:.0f} s), load before {load0[0]:.2f}, "
-        f"after {os.getloadavg()[0]:.2f}, {args.jobs} jobs on {os.cpu_count()} cores"
+    out.append(
+        f"{len(values)} figures, {len(reps)} repetitions ({slow_reps} for the slow figures): "
+        f"coverage {values[0]:.1%} to {values[-1]:.1%}, median {statistics.median(values):.1%}; "
+        f"{sum(0.93 <= v <= 0.97 for v in values)} within 93-97 %"
     )
+    wall, cpu = time.time() - t0, time.process_time() - c0
+    out.append(
+        f"wall {wall:.0f} s (main process CPU {cpu:.0f} s), load before {load0[0]:.2f}, "
+        f"now {os.getloadavg()[0]:.2f}, {args.jobs} jobs on {os.cpu_count()} cores"
+    )
+    if not quiet:
+        print("\n".join(out))
     if args.out:
-        args.out.write_text(json.dumps({"map": args.map, "reps": args.reps, "coverage": cover,
-                                        "families": fams}, indent=1))  # fmt: skip
+        doc = {"map": args.map, "reps": len(reps), "slow_reps": slow_reps, "coverage": cover,
+               "summary": out}  # fmt: skip
+        args.out.write_text(json.dumps(doc, indent=1))
 
 
 if __name__ == "__main__":

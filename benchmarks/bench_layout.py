@@ -50,6 +50,8 @@ def _jittered(doc: dict, seed: int) -> dict:
     for s in out["stations"]:
         s["x"] = round(s["x"] + rng.uniform(-r, r), 3)
         s["y"] = round(s["y"] + rng.uniform(-r, r), 3)
+    for ln in out["lines"]:
+        ln.pop("shape", None)  # its points would no longer pass through the moved stops
     return out
 
 

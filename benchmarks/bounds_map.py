@@ -63,6 +63,40 @@ def bounds_map() -> dict[str, Any]:
     }  # fmt: skip
 
 
+def fuzzed_map(seed: int, side: int = 12, step: float = 16.0) -> dict[str, Any]:
+    """A random 26-line map (the attack of issue 21): ``side`` x ``side`` stations, each line
+    a random walk of 3 to 40 grid neighbours with 1 to 8 windows and random points."""
+    import random
+
+    rng = random.Random(seed)
+    stations = [
+        {"id": f"s{c}-{r}", "x": c * step, "y": r * step, "name": f"S{c}-{r}"}
+        for r in range(side)
+        for c in range(side)
+    ]
+    lines = []
+    for k in range(26):
+        c, r = rng.randrange(side), rng.randrange(side)
+        walk = [(c, r)]
+        for _ in range(rng.randint(3, 40) - 1):
+            steps = [(c + dc, r + dr) for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+            free = [p for p in steps if 0 <= p[0] < side and 0 <= p[1] < side and p not in walk]
+            if not free:
+                break
+            c, r = rng.choice(free)
+            walk.append((c, r))
+        first = rng.randint(1, 20)
+        points = {"first": first, "others": rng.randint(0, first)}
+        depot = {"x": walk[0][0] * step - 5, "y": walk[0][1] * step - 5}
+        lines.append(
+            {"id": chr(ord("A") + k), "name": f"Line {k + 1}",
+             "color": f"#{rng.randrange(1 << 24):06x}", "windows": rng.randint(1, 8),
+             "points": points, "depot": depot, "stops": [f"s{c}-{r}" for c, r in walk]}
+        )  # fmt: skip
+    return {"format": "mapkit-map/1", "id": f"fuzz-{seed}", "name": f"Fuzzed {seed}",
+            "stations": stations, "lines": lines}  # fmt: skip
+
+
 def main() -> None:
     import os
     import tempfile

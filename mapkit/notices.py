@@ -372,6 +372,27 @@ NOTICES: dict[str, Notice] = {
             example='"all_lines_bonus": {"first": 2, "others": 5}',
         ),
         Notice(
+            "REF013",
+            _E,
+            "references",
+            "Branching line the rules cannot play",
+            hint=(
+                "Give `branches` only to a plain line (no `loop`, `both_ends` or `shape`), and "
+                "`branch_scoring` only with `branches`."
+            ),
+            about=(
+                "A branching line runs from its wagon along the trunk (`stops`, ending at the "
+                "fork) into one of its `branches` (rules-notes 23). A loop has no trunk to fork, "
+                "a two-ended line would need a wagon at every branch end, and a `shape` is one "
+                "polyline where a fork needs two; `branch_scoring` means nothing on a line "
+                "with no branches."
+            ),
+            example=(
+                '{"id": "C", "loop": true, "stops": ["a", "b"], '
+                '"branches": [{"stops": ["c"]}, {"stops": ["d"]}]}'
+            ),
+        ),
+        Notice(
             "REF011",
             _E,
             "references",

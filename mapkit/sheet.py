@@ -196,6 +196,7 @@ class PanelRow:
     """One row of the bonus panel: letter, diamond (first), square (others)."""
 
     line_id: str
+    """The row's line, a branch of a branching line (``C1``), or ``ALL_LINES_ROW``."""
     rect: Rect
     letter: Point
     diamond: Point
@@ -222,9 +223,15 @@ class SheetLayout:
     origin: Point
     stations: dict[str, Point]
     routes: dict[str, tuple[Point, ...]]
+    """Drawn paths by key: a line's id (from its wagon), and ``C/2`` for the second branch of a
+    branching line C, from the fork (:func:`path_keys`)."""
     wagons: dict[str, Wagon]
     drawn_routes: dict[str, tuple[Point, ...]] = field(default_factory=dict)
     station_marks: dict[str, tuple[Point, Point]] = field(default_factory=dict)
+
+    def line_paths(self, line: Line) -> list[tuple[Point, ...]]:
+        """Every drawn path of a line in mm, as printed (bundle offsets included)."""
+        return [self.drawn_routes.get(k) or self.routes[k] for k in path_keys(line)]
 
     def station_mark(self, station_id: str) -> tuple[Point, Point]:
         """The printed station: a pill of radius ``station_r`` between two points.
@@ -417,7 +424,7 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
     width, height = PAPERS[paper]
     printable, header, footer, panel, map_area = _frame(paper, m)
     bonus_row = [ALL_LINES_ROW] if city.all_lines is not None else []
-    rows, fits, boxes = _panel(m, panel, [ln.id for ln in city.lines] + bonus_row)
+    rows, fits, boxes = _panel(m, panel, [u.label for u in city.units] + bonus_row)
 
     items: list[tuple[float, float, float, float]] = []
     reach = station_reach(city, m)
@@ -444,7 +451,12 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
         return (ox + x * scale, oy + y * scale)
 
     stations = {s.id: to_mm(s.x, s.y) for s in city.stations}
-    routes = {ln.id: tuple(to_mm(x, y) for x, y in city.route(ln)) for ln in city.lines}
+    routes = {}
+    for ln in city.lines:
+        for key, path in zip(path_keys(ln), city.drawn_paths(ln), strict=True):
+            if key != ln.id:  # a further branch is drawn from the fork, not the wagon
+                path = path[len(ln.trunk) :]
+            routes[key] = tuple(to_mm(x, y) for x, y in path)
     wagons = {}
     for ln in city.lines:
         ww, wh, box = sizes[ln.id]
@@ -478,6 +490,12 @@ def layout(city: CityMap, paper: str = "a4", m: Metrics = METRICS) -> SheetLayou
         drawn_routes=bundling.drawn,
         station_marks=_station_marks(stations, bundling, m),
     )
+
+
+def path_keys(line: Line) -> tuple[str, ...]:
+    """The keys of a line's drawn paths in ``SheetLayout.routes``: its id, and ``C/2`` for a
+    branching line's second branch."""
+    return (line.id, *(f"{line.id}/{b + 1}" for b in range(1, len(line.branches))))
 
 
 def loop_arrows(city: CityMap, lay: SheetLayout) -> dict[str, tuple[tuple[Point, ...], ...]]:
@@ -636,9 +654,9 @@ def ink_marks(city: CityMap, lay: SheetLayout) -> list[InkMark]:
     for st in city.stations:
         out.append(InkMark("station", st.id, _bounds(lay.station_mark(st.id), reach[st.id])))
     for ln in city.lines:
-        pts = lay.drawn_routes.get(ln.id) or lay.routes[ln.id]
-        if pts:
-            out.append(InkMark("line", ln.id, _bounds(pts, m.line_w / 2 + m.casing / 2)))
+        for pts in lay.line_paths(ln):
+            if pts:
+                out.append(InkMark("line", ln.id, _bounds(pts, m.line_w / 2 + m.casing / 2)))
         w = lay.wagons[ln.id].rect
         e = m.wagon_stroke / 2
         out.append(InkMark("wagon", ln.id, Rect(w.x - e, w.y - e, w.w + 2 * e, w.h + 2 * e)))

@@ -171,17 +171,22 @@ def deferred() -> Iterator[Held]:
 
 @contextlib.contextmanager
 def unheard_by_children() -> Iterator[None]:
-    """Processes spawned inside the block ignore SIGINT for life, so a terminal's Ctrl-C
-    (sent to the whole process group) reaches only this process, which stops them; a
-    spawned child keeps no Python handler and no signal mask, only an ignored signal.
-    This thread blocks SIGINT meanwhile, and Linux keeps a blocked signal pending even
-    while it is ignored: a Ctrl-C inside the block is delivered when it ends."""
+    """Processes spawned inside the block never hear SIGINT, so a terminal's Ctrl-C (sent to
+    the whole process group) reaches only this process, which stops them.
+
+    This thread blocks SIGINT inside the block, and what it spawns (threads, and the
+    processes they fork and exec) inherits the blocked mask for life. A SIGINT sent meanwhile
+    may still reach a thread started before the block (OpenBLAS starts one with numpy), which
+    has no mask: it is recorded, not acted on, and raised again when the block ends, so a
+    Ctrl-C while a Dask cluster starts is heard once the cluster can be stopped (an ignored
+    SIGINT, as before, was lost in that thread)."""
     from multiprocessing import resource_tracker
 
     resource_tracker.ensure_running()  # starting it later would unblock SIGINT here
+    heard: list[int] = []
     try:
         old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        old = signal.signal(signal.SIGINT, lambda signum, _frame: heard.append(signum))
     except (AttributeError, OSError, ValueError):  # no masks here, or not the main thread
         yield
         return
@@ -190,3 +195,5 @@ def unheard_by_children() -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, old)
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+    if heard:
+        signal.raise_signal(signal.SIGINT)

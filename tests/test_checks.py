@@ -46,6 +46,7 @@ EXPECTED = {
     "REF010": ("error", "/ruleset", 6, 14, "the deck has no reshuffle card"),
     "REF011": ("error", "/lines/2/both_ends", 42, 20, "loop line 'C' has both_ends"),
     "REF012": ("error", "/all_lines_bonus", 6, 22, "first (2) is below others (5)"),
+    "REF013": ("error", "/lines/0/loop", 237, 15, "line 'A' has branches and loop"),
     "TOP001": ("error", "/stations/9", 16, 5, "station 'z' is on no line"),
     "TOP002": ("warning", "/lines/3/stops", 50, 16, "2 separate networks (by line): {A,B,C}"),
     "TOP003": ("error", "/stations/9", 16, 5, "special station 'z' is on no line"),

@@ -253,10 +253,15 @@ def test_sigkill_leaves_no_orphan_worker_and_the_next_run_cleans_up(tmp_path, ar
         ]  # ... the next run does
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT], ids=["SIGINT"])
-def test_tune_on_dask_stops_with_no_orphan_and_no_traceback(tmp_path, sig):
-    """Once the cluster works (the first measurement printed); the workers were started
-    ignoring SIGINT, and the command stops them."""
+@pytest.mark.parametrize(
+    ("sig", "when"),
+    [(signal.SIGINT, "running"), (signal.SIGINT, "starting"), (signal.SIGTERM, "starting")],
+    ids=["SIGINT", "SIGINT-starting", "SIGTERM-starting"],
+)
+def test_tune_on_dask_stops_with_no_orphan_and_no_traceback(tmp_path, sig, when):
+    """Once the cluster works (the first measurement printed), or to the whole process group
+    (a terminal's Ctrl-C) while it starts (the resource tracker is up: the workers are being
+    spawned); the workers were started not hearing SIGINT, and the command stops them."""
     pytest.importorskip("distributed")
     args = [
         "tune",
@@ -276,14 +281,20 @@ def test_tune_on_dask_stops_with_no_orphan_and_no_traceback(tmp_path, sig):
     proc = _spawn(args, tmp_path)
     assert proc.stderr is not None
     seen = []
-    for line in proc.stderr:
-        seen.append(line)
-        if line.startswith(b"tune: start:"):
-            break
-    everyone = _session(proc.pid)
-    assert len(everyone) >= 3, everyone  # the command and two Dask workers at least
-    os.kill(proc.pid, sig)
-    _out, err = proc.communicate(timeout=60)
+    if when == "starting":
+        _wait_for(lambda: len(_session(proc.pid)) >= 2, proc)
+        os.killpg(proc.pid, sig)
+        _out, err = proc.communicate(timeout=90)
+        everyone = _session(proc.pid)
+    else:
+        for line in proc.stderr:
+            seen.append(line)
+            if line.startswith(b"tune: start:"):
+                break
+        everyone = _session(proc.pid)
+        assert len(everyone) >= 3, everyone  # the command and two Dask workers at least
+        os.kill(proc.pid, sig)
+        _out, err = proc.communicate(timeout=60)
     err = b"".join(seen) + err
     assert proc.returncode == 128 + sig, err
     assert _gone(everyone) == []

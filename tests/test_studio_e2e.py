@@ -412,3 +412,23 @@ def test_the_map_inspector_sets_the_ruleset_the_bonus_and_two_ended_lines(
     page.keyboard.press("Control+z")
     settle(page)
     assert "both_ends" not in server.get("/api/map")["map"]["lines"][0]
+
+
+def test_a_branching_line_is_drawn_and_edited_with_its_branches(studio, tmp_path):
+    """examples/gabel.json: line A forks at s4 into s5 s6 s7 and s8 s9 s10 (rules-notes 23)."""
+    path = tmp_path / "gabel.json"
+    shutil.copy(ROOT / "examples" / "gabel.json", path)
+    page, server = studio(path)
+    item = tid(page, "line-list").locator("[data-line-item='A']")
+    assert "10 stops, 2 branches" in item.inner_text()
+    assert page.evaluate("linesAt('s9')") == ["A", "C", "D"]  # a branch's stop is the line's
+    item.click()
+    assert page.locator("#overlay polyline.line-sel").count() == 2  # one path per branch
+    # deleting a branch's every stop: the other branch continues the trunk
+    page.keyboard.press("Escape")
+    for sid in ("s8", "s9", "s10"):
+        page.mouse.click(*centre(page, f'[data-handle="{sid}"]'))
+        page.keyboard.press("Delete")
+    settle(page)
+    a = server.get("/api/map")["map"]["lines"][0]
+    assert a["stops"] == ["s1", "s2", "s3", "s4", "s5", "s6", "s7"] and "branches" not in a

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.evaluate import View
 from mapkit.bots.model import Compiled
+from mapkit.engine.kernel import lines_of
 
 if TYPE_CHECKING:
     from mapkit.engine import State
@@ -52,8 +53,9 @@ def view_of(state: State, cc: Compiled, player: int | None = None) -> View:
     """One player's sheet as public information (race: lines already taken by others)."""
     p = state.current_player() if player is None else player
     n = state.num_players()
-    done = state.completed(p)
-    lost = 0 if n == 1 else state.taken() & ~done
+    km = state.game.tables.kernel
+    done = lines_of(km, state.completed(p))
+    lost = 0 if n == 1 else lines_of(km, state.taken() & ~state.completed(p))
     return View(
         marked=state.marked(p),
         windows=[state.windows_left(p, li) for li in range(len(cc.line_ids))],

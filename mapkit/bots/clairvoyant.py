@@ -35,7 +35,10 @@ class ClairvoyantBot(GreedyBot):
         """Best found (route, crosses, station, windows left before it) per round from now.
 
         With the special-station variant an extra action changes the windows left;
-        the plan is then made again from the state the game has reached.
+        the plan is then made again from the state the game has reached. When no sheet of
+        the beam fills its windows within the horizon (a map of many windows and few
+        crosses a card), the best unfinished sheet's moves are the plan: it is made again
+        only once the game has played past it, not at every round.
         """
         ev = self.evaluator(state)
         cc = ev.cc
@@ -67,9 +70,12 @@ class ClairvoyantBot(GreedyBot):
             if not beam:
                 break
         finished += [(final_score(cc, bv), path) for _, bv, path in beam if not any(bv.windows)]
-        if not finished:
+        if finished:
+            _, path = max(finished, key=lambda x: x[0])
+        elif beam:
+            path = beam[0][2]
+        else:
             return {}
-        _, path = max(finished, key=lambda x: x[0])
         r0 = state.round()
         return {r0 + i: step for i, step in enumerate(path)}
 

@@ -106,13 +106,13 @@ class Evaluator:
         cc = self.cc
         self.load(v)
         total = 2.0 * v.inter - v.pw * (cc.n - v.marked.bit_count())
+        branching = [bool(ln.branches) for ln in cc.city.lines]
         for li, lm in enumerate(cc.line_mask):
-            lost = bool(v.lost >> li & 1)
-            if v.marked & lm == lm:
+            lost = v.lost >> li & 1
+            if v.marked & lm == lm and not branching[li]:
                 total += float(cc.others[li] if lost and not v.done >> li & 1 else cc.first[li])
             else:
-                bonus = cc.others[li] if lost else cc.first[li]
-                total += kernel.line_value(self.km, self.bp, self.mk, li, v.windows[li], bonus)
+                total += kernel.line_value(self.km, self.bp, self.mk, li, v.windows[li], lost)
         return total
 
 
@@ -131,13 +131,17 @@ def best_moves(ev: Evaluator, v: View, card: int, extra: float = 0.0) -> list[Sc
 
 
 def final_score(cc: Compiled, v: View) -> float:
-    """The score of a finished sheet as the view knows it (lost lines pay ``others``)."""
-    pts = 0
-    for li in range(len(cc.line_ids)):
-        lm = cc.line_mask[li]
-        if v.marked & lm == lm:
-            pts += cc.others[li] if v.lost >> li & 1 else cc.first[li]
-    return pts + 2 * v.inter - v.pw * (cc.n - v.marked.bit_count())
+    """The score of a finished sheet as the view knows it (lost lines pay ``others``; a
+    branching line its run branches, the best or each as the line says)."""
+    t = cc.tables
+    paid = [0] * len(cc.line_ids)
+    for unit in t.units:
+        if all(v.marked >> t.stops[unit.line][j] & 1 for j in unit.positions):
+            pay = unit.others if v.lost >> unit.line & 1 else unit.first
+            line = t.city.lines[unit.line]
+            best = not line.branches or line.branch_scoring == "best"
+            paid[unit.line] = max(paid[unit.line], pay) if best else paid[unit.line] + pay
+    return sum(paid) + 2 * v.inter - v.pw * (cc.n - v.marked.bit_count())
 
 
 __all__ = [

@@ -49,8 +49,9 @@ MAX_SPACING_RATIO = 3.0
 MAX_PRESS_EXCESS = 8.0
 
 
-def _key(ctx: CheckContext, ln: Line):
-    shared = [ctx.city.intersection_count(s) > 1 for s in ln.stops]
+def _key(ctx: CheckContext, ln: Line, stops: tuple[str, ...] | None = None):
+    """The card reasoning's view of a line, or of one of a branching line's paths."""
+    shared = [ctx.city.intersection_count(s) > 1 for s in stops or ln.stops]
     if ln.both_ends:
         # from either end inward is a loop's either way round from a first stop every card
         # passes: a shared stop in front of the line's first (checks/completion.py)
@@ -69,7 +70,8 @@ def completion(ctx: CheckContext) -> dict[str, float | None]:
     for ln in ctx.city.lines:
         if ln.id in missing:
             continue
-        key = _key(ctx, ln)
+        # a branching line completes via either branch: the easier path is its chance
+        key = min((_key(ctx, ln, path) for path in ln.paths), key=min_windows)
         own = sum(key[0])
         need = min_windows(key)
         if need > ln.windows:
@@ -83,13 +85,17 @@ def completion(ctx: CheckContext) -> dict[str, float | None]:
             )
             continue
         p = completion_chance(key, ln.windows, ctx.city.ruleset)
+        if ln.branches:
+            ps = [completion_chance(_key(ctx, ln, path), ln.windows, ctx.city.ruleset)
+                  for path in ln.paths]  # fmt: skip
+            p = None if None in ps else max(ps)
         chances[ln.id] = p
         if p is not None and p < MIN_CHANCE:
             ctx.emit(
                 "DES002",
                 f"line '{ln.id}' completes with its {ln.windows} windows in only {_pct(p)} of "
                 f"draws, even with every shared stop marked by other lines ({own} of its "
-                f"{len(ln.stops)} stops are its own); below {_pct(MIN_CHANCE)}",
+                f"{len(key[0]) - ln.both_ends} stops are its own); below {_pct(MIN_CHANCE)}",
                 ctx.line_ptr(ln.id, "windows"),
             )
     return chances
@@ -97,14 +103,14 @@ def completion(ctx: CheckContext) -> dict[str, float | None]:
 
 def meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str | None]]:
     """Every pair of lines, with where they meet (None for a pair that never meets)."""
-    from shapely import LineString
+    from shapely import MultiLineString
 
     city, sheet = ctx.city, ctx.sheet
     geoms = {}
     for ln in city.lines:
-        pts = sheet.drawn_routes.get(ln.id) or sheet.routes[ln.id]
-        ok = len(pts) >= 2 and all(abs(v) < 1e12 for p in pts for v in p)
-        geoms[ln.id] = LineString(pts) if ok else None
+        paths = sheet.line_paths(ln)  # a branching line's every branch
+        ok = all(len(pts) >= 2 and all(abs(v) < 1e12 for p in pts for v in p) for pts in paths)
+        geoms[ln.id] = MultiLineString(paths) if ok else None
     stops = {ln.id: set(ln.stops) for ln in city.lines}
     out: list[tuple[Line, Line, str | None]] = []
     for a, b in itertools.combinations(city.lines, 2):
@@ -259,18 +265,21 @@ def layout_figures(city: CityMap, ln: Line) -> tuple[float, float, float]:
     Measured on the line's route between its first and last stop (the wagon's
     lead-in is the designer's free choice), in map units.
     """
-    route = city.route(ln)[1:]
     off = total = 0.0
-    for (x0, y0), (x1, y1) in itertools.pairwise(route):
-        length = math.hypot(x1 - x0, y1 - y0)
-        angle = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 45.0
-        total += length
-        if min(angle, 45.0 - angle) > OCTILINEAR_TOL:
-            off += length
-    stops = [city.station(s).xy for s in ln.stops]
-    if ln.loop:
-        stops.append(stops[0])
-    gaps = [math.dist(a, b) for a, b in itertools.pairwise(stops)]
+    gaps = []
+    for b, route in enumerate(city.drawn_paths(ln)):
+        skip = 1 if b == 0 else len(ln.trunk)  # a further branch: from the fork on
+        for (x0, y0), (x1, y1) in itertools.pairwise(route[skip:]):
+            length = math.hypot(x1 - x0, y1 - y0)
+            angle = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 45.0
+            total += length
+            if min(angle, 45.0 - angle) > OCTILINEAR_TOL:
+                off += length
+    for b, path in enumerate(ln.paths):
+        stops = [city.station(s).xy for s in path[0 if b == 0 else len(ln.trunk) - 1 :]]
+        if ln.loop:
+            stops.append(stops[0])
+        gaps += [math.dist(a, c) for a, c in itertools.pairwise(stops)]
     return (off / total if total else 0.0, min(gaps, default=0.0), max(gaps, default=0.0))
 
 

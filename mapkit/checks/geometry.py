@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from mapkit.checks.context import CheckContext
 from mapkit.mapfile.model import Line
-from mapkit.sheet import Rect, SheetLayout
+from mapkit.sheet import Rect, SheetLayout, path_keys
 
 Point = tuple[float, float]
 
@@ -100,9 +100,22 @@ class _Geo:
         a, b = self.marks[k]
         return Point(a) if a == b else LineString([a, b])
 
-    def segment_where(self, ln: Line, j: int) -> tuple[str, str]:
-        """(pointer, words) for segment j of a line's route."""
+    def paths(self) -> list[tuple[Line, str, tuple[Point, ...]]]:
+        """Every drawn path as printed: (line, its key in ``SheetLayout.routes``, points)."""
+        return [
+            (ln, key, pts)
+            for ln in self.city.lines
+            for key, pts in zip(path_keys(ln), self.sheet.line_paths(ln), strict=True)
+        ]
+
+    def segment_where(self, ln: Line, j: int, key: str | None = None) -> tuple[str, str]:
+        """(pointer, words) for segment j of a line's route (``key``: which drawn path)."""
         base = self.ctx.line_ptr(ln.id)
+        if key is not None and key != ln.id:
+            b = len(ln.branches) - 1
+            stops = (ln.trunk[-1], *ln.branches[b].stops)
+            a, c = stops[min(j, len(stops) - 2)], stops[min(j + 1, len(stops) - 1)]
+            return f"{base}/branches/{b}/stops", f"between its stops '{a}' and '{c}'"
         if ln.shape is not None:
             return f"{base}/shape/{j + 1}", f"on its shape between points {j} and {j + 1}"
         n = len(ln.stops)
@@ -205,8 +218,7 @@ class _Geo:
         from shapely import LineString
 
         r, half, near = self.m.station_r, self.m.line_w / 2, self.m.near_line
-        for ln in self.city.lines:
-            pts = self.sheet.drawn_routes.get(ln.id) or self.sheet.routes[ln.id]
+        for ln, key, pts in self.paths():
             if len(pts) < 2 or not all(_finite(*p) for p in pts):
                 continue
             stops = set(ln.stops)
@@ -216,15 +228,15 @@ class _Geo:
                 sid = self.ids[k]
                 if sid in stops:
                     continue
-                near_segments = self.segment_tree(ln.id, pts).query(
+                near_segments = self.segment_tree(key, pts).query(
                     self.mark_shape(k), predicate="dwithin", distance=reach
                 )
                 _, d = self.nearest_segment(k, pts, sorted(near_segments.tolist()))
                 gap = d - r - half
                 if gap >= near:
                     continue
-                j, _ = self.nearest_segment(k, self.sheet.routes[ln.id])
-                pointer, where = self.segment_where(ln, j)
+                j, _ = self.nearest_segment(k, self.sheet.routes[key])
+                pointer, where = self.segment_where(ln, j, key)
                 if gap < 0:
                     verb = "runs through" if d < r else "touches the circle of"
                     centre = "centre" if self.marks[k][0] == self.marks[k][1] else "centre line"
@@ -300,22 +312,21 @@ class _Geo:
 
         half = self.m.line_w / 2
         found: dict[int, list[str]] = {}
-        for ln in lines:
-            pts = self.sheet.drawn_routes.get(ln.id) or self.sheet.routes[ln.id]
+        for ln, key, pts in self.paths():
             if len(pts) < 2 or not all(_finite(*p) for p in pts):
                 continue
             for k in wtree.query(LineString(pts), predicate="dwithin", distance=half).tolist():
                 if lines[k].id == ln.id:
                     continue
                 w = rects[k]
-                segments = self.segment_tree(ln.id, pts).query(
+                segments = self.segment_tree(key, pts).query(
                     box(w.x, w.y, w.right, w.bottom), predicate="dwithin", distance=half
                 )
                 near = min(
                     _seg_rect_dist(pts[j], pts[j + 1], w)
                     for j in (sorted(segments.tolist()) or range(len(pts) - 1))
                 )
-                if near < half - 1e-9:
+                if near < half - 1e-9 and ln.id not in found.get(k, []):
                     found.setdefault(k, []).append(ln.id)
         for k in sorted(found):
             others = found[k]

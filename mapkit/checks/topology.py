@@ -66,7 +66,8 @@ def check(ctx: CheckContext) -> None:
     graph = nx.Graph()
     for ln in city.lines:
         graph.add_nodes_from(ln.stops)
-        graph.add_edges_from(itertools.pairwise(ln.stops))
+        for path in ln.paths:
+            graph.add_edges_from(itertools.pairwise(path))
         if ln.loop:
             graph.add_edge(ln.stops[-1], ln.stops[0])
     parts = list(nx.connected_components(graph))

@@ -32,7 +32,35 @@ def _say(what: str) -> None:
     typer.echo(f"mapkit: measuring {what}...", err=True)
 
 
+def _scaled(
+    ctx: typer.Context, city, counts: dict[str, tuple[str, int, int]]
+) -> tuple[int, dict[str, int], dict[str, object]]:  # type: ignore[no-untyped-def]
+    """(the map's size factor, the counts, what changed) with every count left at its default
+    scaled to the map's size (``mapkit.design.scale``); ``counts``: parameter name ->
+    (option, value, least)."""
+    from mapkit.design import scale
+
+    f = scale.factor(city)
+    out: dict[str, int] = {}
+    changed: dict[str, object] = {}
+    for name, (option, value, least) in counts.items():
+        if f > 1 and value and _is_default(ctx, name):
+            new = scale.scaled(value, f, least)
+            if new != value:
+                changed[option] = new
+            value = new
+        out[name] = value
+    return f, out, changed
+
+
+def _is_default(ctx: typer.Context, name: str) -> bool:
+    """True when option ``name`` was not given (Typer's and Click's enums differ: by name)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "DEFAULT"
+
+
 def report(
+    ctx: typer.Context,
     map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
     games: Annotated[
         int, typer.Option("--games", "-n", help="Decks per bot (skill, difficulty), race games.")
@@ -112,22 +140,34 @@ def report(
             fail("--format html needs matplotlib: pip install 'mapkit[report]'", 2)
     loaded = loaded_or_fail(path, check_paper="a4", ruleset=ruleset, refuse=not allow_invalid)
 
+    from mapkit.design import scale as sizes
     from mapkit.design.report import ReportConfig, design_report
 
+    f, n, changed = _scaled(ctx, loaded.map, {
+        "games": ("--games", games, 2), "tension_games": ("--tension-games", tension_games, 1),
+        "decision_games": ("--decision-games", decision_games, 1),
+        "mixed_games": ("--mixed-games", mixed_games, 1),
+    })  # fmt: skip
+    if f > 1 and sensitivity and _is_default(ctx, "sensitivity"):
+        sensitivity = False
+        changed["--no-sensitivity"] = True
+    if changed:
+        typer.echo(sizes.note(loaded.map, changed), err=True)
     cfg = ReportConfig(
-        games=games,
+        games=n["games"],
         seed=seed,
         players=players,
-        tension_games=tension_games,
-        decision_games=decision_games,
+        tension_games=n["tension_games"],
+        decision_games=n["decision_games"],
         threshold=threshold,
         special=variant is Variant.special,
         difficulty=scale,
-        mixed_games=mixed_games,
+        mixed_games=n["mixed_games"],
         sensitivity=sensitivity,
         jobs=jobs,
+        scale=f,
     )
-    say = _say if sys.stderr.isatty() else None
+    say = _say if sys.stderr.isatty() or f > 1 else None
     limit_time(time_limit)
     rep = design_report(loaded.map, cfg, progress=say, doc=loaded.doc)
     text = formats.write("report", rep, format)
@@ -135,12 +175,6 @@ def report(
         typer.echo(text, nl=False)
     else:
         write_output(output, text, [path])
-
-
-def _load_doc(path: Path) -> dict:
-    """The map's JSON document, read once (exit 1 for a map that does not load; tune itself
-    refuses one with validation errors)."""
-    return loaded_or_fail(path).doc
 
 
 def _rebase_schema(doc: dict, source: Path, output: Path) -> dict:
@@ -158,6 +192,7 @@ def _rebase_schema(doc: dict, source: Path, output: Path) -> dict:
 
 
 def tune(
+    ctx: typer.Context,
     map: Annotated[str, typer.Argument(help="A map file or shipped city name.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The tuned map (a new file).")],
     mean: Annotated[float | None, typer.Option(help="Target greedy solo mean score.")] = None,
@@ -240,21 +275,29 @@ def tune(
         fail(str(exc), 2)
     if report_out is not None:
         not_a_map(report_out, "a tuning report")
-    doc = _load_doc(path)
+    loaded = loaded_or_fail(path)
+    doc = loaded.doc
 
+    from mapkit.design import scale as sizes
     from mapkit.design.compare import compare_profiles
     from mapkit.design.sweep import SweepError
     from mapkit.design.tune import Targets, TuneConfig, TuneError
     from mapkit.design.tune import tune as run_tune
 
+    f, n, changed = _scaled(ctx, loaded.map, {
+        "games": ("--games", games, 2), "decision_games": ("--decision-games", decision_games, 1),
+    })  # fmt: skip
+    if changed:
+        typer.echo(sizes.note(loaded.map, changed), err=True)
     cfg = TuneConfig(
-        games=games,
+        games=n["games"],
         seed=seed,
         steps=steps,
         windows=windows,
         points=points,
         paper=paper.value,
-        decision_games=decision_games,
+        decision_games=n["decision_games"],
+        scale=f,
         special=variant is Variant.special,
         jobs=jobs,
         engine=engine,

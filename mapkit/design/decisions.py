@@ -76,8 +76,10 @@ class _Valuing:
 
     legal_only = False
 
-    def __init__(self, bot, roller, gs: int, actions: int, rollouts: int, threshold: float):  # type: ignore[no-untyped-def]
-        self.bot, self.roller, self.gs = bot, roller, gs
+    def __init__(self, bot, roller, gs: int, actions: int, rollouts: int, threshold: float,
+                 stride: int = 1):  # type: ignore[no-untyped-def]  # fmt: skip
+        self.bot, self.roller, self.gs, self.stride = bot, roller, gs, stride
+        self.seen = 0
         self.actions, self.rollouts, self.threshold = actions, rollouts, threshold
         self.pick = random.Random(f"mapkit-decisions:{gs}")
         self.turn = self.matters = 0
@@ -87,7 +89,9 @@ class _Valuing:
         choice = self.bot.choose(state)
         legal = state.legal_actions()
         if len(legal) > 1:
-            self._value(state, choice, legal)
+            if self.seen % self.stride == 0:
+                self._value(state, choice, legal)
+            self.seen += 1
         return choice
 
     def _value(self, state, choice: int, legal: list[int]) -> None:  # type: ignore[no-untyped-def]
@@ -114,9 +118,10 @@ def measure_decisions(
     rollouts: int = 2,
     threshold: float = 1.0,
     special: bool = False,
+    stride: int = 1,
 ) -> Decisions:
     """Solo greedy games of the run ``seed`` through the checked engine (``GameRunner``),
-    each decision valued on the way."""
+    each decision valued on the way (every ``stride``-th of them: ``mapkit.design.scale``)."""
     from mapkit.bots import make_bot
     from mapkit.simulate import GameRunner, RunConfig
 
@@ -124,7 +129,7 @@ def measure_decisions(
     roller = make_bot("greedy", 0)
     per_game: list[GameDecisions] = []
     for gs in runner.seeds(0, games):
-        seat = _Valuing(runner.bots[0], roller, gs, actions, rollouts, threshold)
+        seat = _Valuing(runner.bots[0], roller, gs, actions, rollouts, threshold, stride)
         runner.play_checked(gs, seats=[seat])
         per_game.append(GameDecisions(seat.turn, seat.matters, seat.regrets))
     sizes = [g.turns for g in per_game]

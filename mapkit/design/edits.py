@@ -12,7 +12,7 @@ completion, with its windows unchanged, one more or one fewer. Window counts sta
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,8 +22,46 @@ MAX_WINDOWS = 8
 @dataclass(frozen=True)
 class LineEdit:
     line: str
+    """A line's id, or a branch's (``C1``: its points; its windows are the line's)."""
     windows: int | None = None
     points: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class UnitDoc:
+    """A scoring unit of a map document (``CityMap.units``): a line, or a branch of one."""
+
+    id: str
+    line: dict[str, Any]
+    """The line's document: the windows are its."""
+    scored: dict[str, Any]
+    """Where the unit's ``points`` are: the line's document, or the branch's."""
+
+    @property
+    def windows(self) -> int:
+        return self.line["windows"]
+
+    @property
+    def points(self) -> dict[str, int]:
+        return self.scored.get("points", self.line["points"])
+
+
+def lines_named(doc: dict[str, Any], ids: Iterable[str]) -> tuple[str, ...]:
+    """The line ids of ``ids``, which name lines or branches (``C1``), once each, in order."""
+    of = {u.id: u.line["id"] for u in units_of(doc)}
+    return tuple(dict.fromkeys(of.get(i, i) for i in ids))
+
+
+def units_of(doc: dict[str, Any]) -> list[UnitDoc]:
+    """The scoring units of ``doc`` in map order, labelled as ``CityMap.units`` labels them."""
+    out = []
+    for ln in doc["lines"]:
+        branches = ln.get("branches") or ()
+        if not branches:
+            out.append(UnitDoc(ln["id"], ln, ln))
+        for b, br in enumerate(branches):
+            out.append(UnitDoc(f"{ln['id']}{b + 1}", ln, br))
+    return out
 
 
 @dataclass(frozen=True)
@@ -38,13 +76,15 @@ class Edit:
     def apply(self, doc: dict[str, Any]) -> dict[str, Any]:
         """A new document with the edit made (``doc`` is left as it is)."""
         new = copy.deepcopy(doc)
-        by_id = {ln["id"]: ln for ln in new["lines"]}
+        by_id = {u.id: u for u in units_of(new)}
+        lines = {ln["id"]: ln for ln in new["lines"]}
         for c in self.changes:
-            ln = by_id[c.line]
+            unit = by_id.get(c.line)
             if c.windows is not None:
-                ln["windows"] = c.windows
+                (unit.line if unit else lines[c.line])["windows"] = c.windows
             if c.points is not None:
-                ln["points"] = {"first": c.points[0], "others": c.points[1]}
+                assert unit is not None, c.line
+                unit.scored["points"] = {"first": c.points[0], "others": c.points[1]}
         return new
 
 
@@ -56,24 +96,23 @@ def merge(edits: list[Edit]) -> Edit:
 
 
 def others_ratio(doc: dict[str, Any]) -> float:
-    lines = doc["lines"]
-    return sum(ln["points"]["others"] for ln in lines) / (
-        sum(ln["points"]["first"] for ln in lines) or 1
-    )
+    units = units_of(doc)
+    return sum(u.points["others"] for u in units) / (sum(u.points["first"] for u in units) or 1)
 
 
 def _points(first: int, ratio: float) -> tuple[int, int]:
     return first, max(1, min(first, round(first * ratio)))
 
 
-def _describe(ln: dict[str, Any], windows: int | None, points: tuple[int, int] | None) -> str:
+def _describe(u: UnitDoc, windows: int | None, points: tuple[int, int] | None) -> str:
     parts = []
     if windows is not None:
-        parts.append(f"windows {ln['windows']} -> {windows}")
+        parts.append(f"windows {u.windows} -> {windows}")
     if points is not None:
-        p = ln["points"]
-        parts.append(f"points {p['first']}/{p['others']} -> {points[0]}/{points[1]}")
-    return f"line {ln['id']} " + ", ".join(parts)
+        p = u.points
+        said = "" if u.scored is u.line else f"branch {u.id} "  # a branch's windows: its line's
+        parts.append(f"{said}points {p['first']}/{p['others']} -> {points[0]}/{points[1]}")
+    return f"line {u.line['id']} " + ", ".join(parts)
 
 
 def line_edits(
@@ -86,19 +125,19 @@ def line_edits(
     """Every single-line edit of ``doc``, in map order. ``completion``: each line's measured
     completion share; ``rate``: the target bonus per window (None: no directed edits)."""
     ratio = others_ratio(doc)
-    for ln in doc["lines"]:
-        w, f = ln["windows"], ln["points"]["first"]
-        current = (f, ln["points"]["others"])
+    for ln in units_of(doc):
+        w, f = ln.windows, ln.points["first"]
+        current = (f, ln.points["others"])
         options: list[tuple[int | None, tuple[int, int] | None]] = []
         if windows:
             options += [(w + d, None) for d in (1, -1) if 1 <= w + d <= MAX_WINDOWS]
         if points:
             options += [(None, _points(f + d, ratio)) for d in (1, -1) if f + d >= 1]
-        if points and rate is not None and completion[ln["id"]] > 0:
+        if points and rate is not None and completion[ln.id] > 0:
             for dw in (0, 1, -1) if windows else (0,):
                 if not 1 <= w + dw <= MAX_WINDOWS:
                     continue
-                aim = _points(max(1, round(rate * (w + dw) / completion[ln["id"]])), ratio)
+                aim = _points(max(1, round(rate * (w + dw) / completion[ln.id])), ratio)
                 if abs(aim[0] - f) > 1 or (dw and aim != current):
                     options.append((w + dw if dw else None, aim if aim != current else None))
         seen = set()
@@ -106,7 +145,7 @@ def line_edits(
             if (nw, np_) in seen or (nw is None and np_ is None):
                 continue
             seen.add((nw, np_))
-            yield Edit((LineEdit(ln["id"], nw, np_),), _describe(ln, nw, np_))
+            yield Edit((LineEdit(ln.id, nw, np_),), _describe(ln, nw, np_))
 
 
 def window_transfers(doc: dict[str, Any]) -> Iterator[Edit]:

@@ -90,14 +90,15 @@ def profile(
     rep = summarize(city, played, seed=seed)
     n = games * players
     lines = {}
-    for line, stats in zip(city.lines, rep.lines, strict=True):
-        pts = [s.completed.get(line.id, (0, 0))[1] for o in played for s in o.seats]
-        done = sum(1 for o in played for s in o.seats if line.id in s.completed)
-        lines[line.id] = LineProfile(
-            line.id,
-            line.windows,
-            line.first,
-            line.others,
+    for unit, stats in zip(city.units, rep.lines, strict=True):  # lines and branches
+        uid = unit.label
+        pts = [s.completed.get(uid, (0, 0))[1] for o in played for s in o.seats]
+        done = sum(1 for o in played for s in o.seats if uid in s.completed)
+        lines[uid] = LineProfile(
+            uid,
+            city.lines[unit.line].windows,
+            unit.first,
+            unit.others,
             proportion_ci(done, n),
             mean_ci(pts),
             stats.difficulty,

@@ -59,20 +59,19 @@ def races_of(city: CityMap, played: Sequence[GameOutcome]) -> list[LineRace]:
     horizon = max(o.rounds for o in played)
     n = games * players
     out = []
-    for line in city.lines:
-        rounds = [
-            s.completed[line.id][0] for o in played for s in o.seats if line.id in s.completed
-        ]
-        done = [sum(line.id in s.completed for s in o.seats) for o in played]
-        pts = [[s.completed.get(line.id, (0, 0))[1] for s in o.seats] for o in played]
-        firsts = sum(any(line.id in s.first for s in o.seats) for o in played)
+    for unit in city.units:  # a line, or a branch of a branching line
+        uid = unit.label
+        rounds = [s.completed[uid][0] for o in played for s in o.seats if uid in s.completed]
+        done = [sum(uid in s.completed for s in o.seats) for o in played]
+        pts = [[s.completed.get(uid, (0, 0))[1] for s in o.seats] for o in played]
+        firsts = sum(any(uid in s.first for s in o.seats) for o in played)
         curve = [sum(1 for x in rounds if x <= r) / n for r in range(1, horizon + 1)]
         out.append(
             LineRace(
-                line.id,
-                line.windows,
-                line.first,
-                line.others,
+                uid,
+                city.lines[unit.line].windows,
+                unit.first,
+                unit.others,
                 clustered_proportion_ci(done, players),
                 proportion_ci(firsts, games),
                 clustered_mean_ci(pts),

@@ -49,6 +49,9 @@ class ReportConfig:
     """Profile every line's windows +-1 and first +-1 (needs the map document)."""
     paper: str = "a4"
     jobs: int = 1
+    scale: int = 1
+    """The map's size factor (``mapkit.design.scale``): decisions valued every ``scale``-th
+    turn, tension evaluated every ``2 * scale`` rounds."""
 
 
 @dataclass
@@ -280,10 +283,17 @@ def _stage(name: str) -> object:
         return solo_scores(city, name[6:], cfg.games, cfg.seed, cfg.special, cfg.jobs)
     if name == "decisions":
         return measure_decisions(
-            city, cfg.decision_games, cfg.seed, threshold=cfg.threshold, special=cfg.special
+            city,
+            cfg.decision_games,
+            cfg.seed,
+            threshold=cfg.threshold,
+            special=cfg.special,
+            stride=cfg.scale,
         )
     if name == "tension":
-        return measure_tension(city, cfg.players, cfg.tension_games, cfg.seed, cfg.special)
+        return measure_tension(
+            city, cfg.players, cfg.tension_games, cfg.seed, cfg.special, stride=2 * cfg.scale
+        )
     if name == "races":
         return _races(city, cfg)
     if name == "mixed":

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mapkit.design.edits import Edit, LineEdit, others_ratio
+from mapkit.design.edits import Edit, LineEdit, others_ratio, units_of
 from mapkit.design.intervals import Estimate, paired_difference_ci
 from mapkit.design.profile import Profile, profile
 
@@ -41,17 +41,17 @@ def edits_of(doc: dict[str, Any]) -> list[Edit]:
     """The four one-step edits of every line that stay within the format's ranges."""
     ratio = others_ratio(doc)
     out = []
-    for ln in doc["lines"]:
-        w, f = ln["windows"], ln["points"]["first"]
+    for ln in units_of(doc):  # a branch's windows are its line's
+        w, f = ln.windows, ln.points["first"]
         for d in (1, -1):
             if w + d >= 1:
                 sign = "+" if d > 0 else "-"
-                out.append(Edit((LineEdit(ln["id"], windows=w + d),), f"windows {sign}1"))
+                out.append(Edit((LineEdit(ln.id, windows=w + d),), f"windows {sign}1"))
         for d in (1, -1):
             if f + d >= 1:
                 others = max(1, min(f + d, round((f + d) * ratio)))
                 sign = "+" if d > 0 else "-"
-                edit = LineEdit(ln["id"], points=(f + d, others))
+                edit = LineEdit(ln.id, points=(f + d, others))
                 out.append(Edit((edit,), f"first {sign}1"))
     return out
 

@@ -11,7 +11,8 @@ From the report's greedy games (kernel-played, their histories replayed through 
 engine, :func:`game_cuts`), per station:
 
 - ``cut``: the share of player-games in which it cut at least one run, clustered by game (the
-  seats of one game share its cards); ``lost``: the crosses those cuts forfeited per player-game;
+  seats of one game share its cards); ``lost``: the crosses those cuts forfeited per player-game
+  (:func:`lost_ci`);
   ``cut_lines``: how many runs of each line it cut;
 - ``contested`` (several players): the share of games in which the seats took it through
   different lines (one seat's line B, another's line E): the station where their plans part.
@@ -94,6 +95,18 @@ def game_cuts(game: Game, history: Sequence[int]) -> GameCuts:
     return GameCuts(tuple(cuts), tuple(by))
 
 
+def lost_ci(lost: Sequence[Sequence[float]], cut: Estimate) -> Estimate:
+    """Crosses lost per player-game: the mean over games (clustered), its interval widened to
+    the cut share's (Wilson) times the crosses lost per cut player-game (at least 1, a cut
+    loses one or more): a station seldom cut has a few nonzero games, too few for the normal
+    interval of a mean (a game with no cut at all would read ``[0, 0]``)."""
+    e = clustered_mean_ci(lost)
+    seats = [x for game in lost for x in game]
+    hit = [x for x in seats if x > 0]
+    per_cut = max(1.0, sum(hit) / len(hit)) if hit else 1.0
+    return Estimate(e.value, min(e.lo, cut.lo * per_cut), max(e.hi, cut.hi * per_cut), e.se)
+
+
 @dataclass
 class StationCuts:
     station: str
@@ -153,12 +166,13 @@ def stations_of(game: Game, played: Sequence[GameOutcome]) -> Stations:
         if len(through[s]) < 2 and not counts:
             continue
         contested = proportion_ci(split, len(played)) if players > 1 else None
+        cut = clustered_proportion_ci(cut_seats, players)
         out.append(
             StationCuts(
                 sid,
                 tuple(through[s]),
-                clustered_proportion_ci(cut_seats, players),
-                clustered_mean_ci(lost),
+                cut,
+                lost_ci(lost, cut),
                 dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
                 contested,
             )

@@ -53,7 +53,7 @@ from typing import Any
 
 from mapkit.design.band import Band, ShippedBand, bonus_per_window, mean_per_window, shipped_band
 from mapkit.design.decisions import Decisions, measure_decisions
-from mapkit.design.edits import Edit, line_edits, merge, window_transfers
+from mapkit.design.edits import Edit, line_edits, lines_named, merge, window_transfers
 from mapkit.design.intervals import Z95, Estimate
 from mapkit.design.profile import Profile, profile
 from mapkit.design.sweep import Sweep
@@ -101,6 +101,9 @@ class TuneConfig:
     """``local`` or ``dask`` (``mapkit.design.sweep``): the same result either way."""
     cluster: str | None = None
     """A Dask scheduler address; none: a local cluster of ``jobs`` workers."""
+    scale: int = 1
+    """The map's size factor (``mapkit.design.scale``): decisions valued every ``scale``-th
+    turn."""
 
 
 @dataclass(frozen=True)
@@ -279,7 +282,7 @@ def with_wagons_placed(
     ``shape`` (which starts at the depot: moving the wagon would leave the drawing behind)."""
     from mapkit.layout.wagons import WagonError, place_wagons
 
-    lines = list(lines)
+    lines = list(lines_named(doc, lines))
     city = loaded(doc).map
     if city is None or any(city.line(lid).shape for lid in lines):
         return None
@@ -480,9 +483,13 @@ def tune(
         result, path = search.run(city)
     if cfg.decision_games:
         say("measuring decisions before and after")
-        d0 = measure_decisions(city, cfg.decision_games, cfg.seed, special=cfg.special)
+        d0 = measure_decisions(
+            city, cfg.decision_games, cfg.seed, special=cfg.special, stride=cfg.scale
+        )
         while True:
-            d1 = measure_decisions(path[-1][1], cfg.decision_games, cfg.seed, special=cfg.special)
+            d1 = measure_decisions(
+                path[-1][1], cfg.decision_games, cfg.seed, special=cfg.special, stride=cfg.scale
+            )
             if decisions_hold(d0, d1, targets) or len(path) == 1:
                 break
             path.pop()

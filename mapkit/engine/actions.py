@@ -17,9 +17,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mapkit.cards import FREE, MAX_VALUE, PLUS
+from mapkit.engine.errors import IllegalMove
 
 if TYPE_CHECKING:
     from mapkit.engine.tables import Tables
+    from mapkit.mapfile.model import Line
 
 CROSSES_BITS = MAX_VALUE.bit_length()
 """Enough bits for the most crosses a card allows (6: three bits)."""
@@ -80,13 +82,34 @@ def to_move(tables: Tables, action: int, card: int) -> dict[str, Any]:
     move: dict[str, Any] = {"line": t.line_ids[li]}
     if card != PLUS:
         move["crosses"] = k
-    if t.multi_route[li]:
+    if t.city.lines[li].branches:
+        move["branch"] = route + 1
+    elif t.multi_route[li]:
         move["direction"] = ROUTE_NAMES[route]
     return move
 
 
+def route_of(move: dict[str, Any], line: Line) -> int:
+    """The route a record move names: its ``branch`` (1-based) on a branching line, else its
+    ``direction`` (default forward). IllegalMove when the move names what the line has not."""
+    if line.branches:
+        if "direction" in move:
+            raise IllegalMove(f"line {line.id} branches: a move names its branch, not a direction")
+        b = move.get("branch", 1)
+        if isinstance(b, bool) or b not in range(1, len(line.branches) + 1):
+            raise IllegalMove(f"line {line.id} has branches 1 to {len(line.branches)}, not {b!r}")
+        return b - 1
+    if "branch" in move:
+        raise IllegalMove(f"line {line.id} has no branches")
+    direction = move.get("direction", ROUTE_NAMES[0])
+    if direction not in ROUTE_NAMES:
+        raise IllegalMove(f"direction is 'forward' or 'backward', not {direction!r}")
+    return ROUTE_NAMES.index(direction)
+
+
 def describe(move: dict[str, Any] | None) -> str:
-    """A record move in short: ``B 3``, ``C backward 2``, ``+ D``, ``free s4``, ``-``."""
+    """A record move in short: ``B 3``, ``C backward 2``, ``A/2 3`` (branch 2), ``+ D``,
+    ``free s4``, ``-``."""
     if move is None:
         return "-"
     if "station" in move:
@@ -94,6 +117,8 @@ def describe(move: dict[str, Any] | None) -> str:
     parts = [move["line"]]
     if move.get("direction") == ROUTE_NAMES[1]:
         parts.append(ROUTE_NAMES[1])
+    if "branch" in move:
+        parts[0] += f"/{move['branch']}"
     if "crosses" in move:
         parts.append(str(move["crosses"]))
     else:

@@ -15,7 +15,8 @@ from mapkit.engine.tables import Tables
 from mapkit.mapfile.model import CityMap
 from mapkit.rulesets import Ruleset
 
-_MOVE_KEYS = {"line", "crosses", "direction", "station", "then"}
+MOVE_KEYS = frozenset({"line", "crosses", "direction", "branch", "station", "then"})
+"""The keys of a record move (``schemas/game.schema.json``)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class Game:
             raise IllegalMove("no card has been revealed")
         if not isinstance(move, dict):
             raise IllegalMove(f'a move is an object like {{"line": "A"}}, not {move!r}')
-        unknown = sorted(set(move) - _MOVE_KEYS)
+        unknown = sorted(set(move) - MOVE_KEYS)
         if unknown:
             raise IllegalMove(f"unknown key {unknown[0]!r} in move")
         if card == FREE:
@@ -108,10 +109,7 @@ class Game:
         if not isinstance(lid, str) or lid not in t.line_index:
             raise IllegalMove(f"no line {lid!r} on map {self.city.id}")
         li = t.line_index[lid]
-        direction = move.get("direction", actions.ROUTE_NAMES[0])
-        if direction not in actions.ROUTE_NAMES:
-            raise IllegalMove(f"direction is 'forward' or 'backward', not {direction!r}")
-        d = actions.ROUTE_NAMES.index(direction)
+        d = actions.route_of(move, self.city.lines[li])
         state.check(actions.line_move(li, d, 0))
         if card == PLUS:
             if "crosses" in move:

@@ -186,7 +186,17 @@ class KernelMap:
     nst: V1  # stops per line
     stops: V2  # [line, position] -> station
     route: V3  # [line, route, t] -> position of the t-th stop in route order
+    rlen: V2  # [line, route] -> stops on the route (all of them, but a branching line's)
     nroutes: V1  # routes per line (``Line.routes``)
+    branching: V1  # 1: a branching line (its routes are its scoring units)
+    best: V1  # 1: a line pays its best completed unit only (``branch_scoring`` best)
+    unit_base: V1  # [line] its first scoring unit (``CityMap.units``; unit = line on plain maps)
+    unit_line: V1  # [unit] -> line
+    unit_need: V1  # [unit] stops to mark
+    unit_first: V1
+    unit_others: V1
+    uocc_start: V1  # CSR: the scoring units through each station
+    uocc_unit: V1
     windows: V1
     first: V1
     others: V1
@@ -198,6 +208,7 @@ class KernelMap:
     slots: V1  # sampling slots per card kind (``Tables.slots``)
     mt_init: V1  # MT19937's init_genrand(19650218), where every seeding starts
     n_lines = cython.declare(i64, visibility="readonly")
+    n_units = cython.declare(i64, visibility="readonly")
     n_stations = cython.declare(i64, visibility="readonly")
     max_stops = cython.declare(i64, visibility="readonly")
     all_cond: i64  # the all-lines bonus: 0 none, 1 every line has a cross, 2 every line complete
@@ -209,7 +220,17 @@ class KernelMap:
         self.nst = arrays["nst"]
         self.stops = arrays["stops"]
         self.route = arrays["route"]
+        self.rlen = arrays["rlen"]
         self.nroutes = arrays["nroutes"]
+        self.branching = arrays["branching"]
+        self.best = arrays["best"]
+        self.unit_base = arrays["unit_base"]
+        self.unit_line = arrays["unit_line"]
+        self.unit_need = arrays["unit_need"]
+        self.unit_first = arrays["unit_first"]
+        self.unit_others = arrays["unit_others"]
+        self.uocc_start = arrays["uocc_start"]
+        self.uocc_unit = arrays["uocc_unit"]
         self.windows = arrays["windows"]
         self.first = arrays["first"]
         self.others = arrays["others"]
@@ -221,21 +242,46 @@ class KernelMap:
         self.slots = arrays["slots"]
         self.mt_init = arrays["mt_init"]
         self.n_lines = len(arrays["nst"])
+        self.n_units = len(arrays["unit_line"])
         self.n_stations = len(arrays["count"])
         self.max_stops = arrays["stops"].shape[1]
 
 
 @cython.ccall
 @cython.exceptval(check=False)
-def completion_points(km: KernelMap, completed: i64, firsts: i64) -> i64:
-    """The points of the lines in ``completed`` (bitmasks of lines): ``first`` for those in
-    ``firsts``, ``others`` for the rest."""
+def completion_points(km: KernelMap, completed: i64, firsts: i64, paid: V1) -> i64:
+    """The points the scoring units in ``completed`` (bitmasks of units) add: ``first`` for
+    those in ``firsts``, ``others`` for the rest; a line that pays its best unit only
+    (rules-notes 23) adds what beats what it paid before. ``paid``: [line] what each line
+    has paid the player so far, updated."""
     pts: i64 = 0
+    u: i64
     li: i64
-    for li in range(km.n_lines):
-        if completed >> li & 1:
-            pts += km.first[li] if firsts >> li & 1 else km.others[li]
+    v: i64
+    for u in range(km.n_units):
+        if completed >> u & 1:
+            v = km.unit_first[u] if firsts >> u & 1 else km.unit_others[u]
+            li = km.unit_line[u]
+            if km.best[li]:
+                if v > paid[li]:
+                    pts += v - paid[li]
+                    paid[li] = v
+            else:
+                pts += v
+                paid[li] += v
     return pts
+
+
+@cython.ccall
+@cython.exceptval(check=False)
+def lines_of(km: KernelMap, units: i64) -> i64:
+    """The lines (a bitmask) with a scoring unit in ``units`` (a bitmask of units)."""
+    out: i64 = 0
+    u: i64
+    for u in range(km.n_units):
+        if units >> u & 1:
+            out |= cython.cast(i64, 1) << km.unit_line[u]
+    return out
 
 
 def kernel_map(t: Any) -> KernelMap:
@@ -246,16 +292,24 @@ def kernel_map(t: Any) -> KernelMap:
     maxn = max(len(st) for st in t.stops)
     stops = np.zeros((L, maxn), np.int64)
     route = np.zeros((L, MAX_ROUTES, maxn), np.int64)
+    rlen = np.zeros((L, MAX_ROUTES), np.int64)
     occ: list[list[int]] = [[] for _ in range(S)]
+    uocc: list[list[int]] = [[] for _ in range(S)]
     for li, st in enumerate(t.stops):
         stops[li, : len(st)] = st
         for r, order in enumerate(t.routes[li]):
-            route[li, r, : len(st)] = order
+            route[li, r, : len(order)] = order
+            rlen[li, r] = len(order)
         for s in st:
             occ[s].append(li)
+    for u, unit in enumerate(t.units):
+        for j in unit.positions:
+            uocc[t.stops[unit.line][j]].append(u)
     start = [0] * (S + 1)
+    ustart = [0] * (S + 1)
     for s in range(S):
         start[s + 1] = start[s] + len(occ[s])
+        ustart[s + 1] = ustart[s] + len(uocc[s])
     base = [0] * L
     ri = 0
     for li in range(L):
@@ -271,7 +325,17 @@ def kernel_map(t: Any) -> KernelMap:
             "nst": ints([len(st) for st in t.stops]),
             "stops": stops,
             "route": route,
+            "rlen": rlen,
             "nroutes": ints([len(r) for r in t.routes]),
+            "branching": ints([int(bool(ln.branches)) for ln in t.city.lines]),
+            "best": ints([int(ln.branch_scoring == "best") for ln in t.city.lines]),
+            "unit_base": ints(t.unit_base),
+            "unit_line": ints([u.line for u in t.units]),
+            "unit_need": ints([len(u.positions) for u in t.units]),
+            "unit_first": ints([u.first for u in t.units]),
+            "unit_others": ints([u.others for u in t.units]),
+            "uocc_start": ints(ustart),
+            "uocc_unit": ints([u for o in uocc for u in o] or [0]),
             "windows": ints(t.windows),
             "first": ints(t.first),
             "others": ints(t.others),
@@ -418,7 +482,7 @@ def scan_route(km: KernelMap, mk: V1, li: i64, d: i64, buf: V1) -> Scan:
     open_run: cython.bint = True
     t: i64
     j: i64
-    for t in range(km.nst[li]):
+    for t in range(km.rlen[li, d]):
         j = km.route[li, d, t]
         if mk[km.stops[li, j]] == 0:
             buf[ne] = j
@@ -594,15 +658,16 @@ class Sheets:
     mk = cython.declare(V2, visibility="readonly")  # [player, station] 1 = marked
     boxed = cython.declare(V2, visibility="readonly")  # [player, station]
     lpts = cython.declare(V1, visibility="readonly")  # [player] line points
-    lmark: V2  # [player, line] stops marked
+    umark: V2  # [player, scoring unit] stops marked
+    paid: V2  # [player, line] what the line's completed units have paid
     win: V2  # [player, line] windows left
     wleft: V1  # [player]
     inter: V1  # [player] sum of interchange numbers
-    newly: V1  # [player] lines completed this round (bitmask; at most 26 lines)
-    done: V1  # [player] lines completed (bitmask)
-    firsts: V2  # [player, line]
-    when: V2  # [player, line] round of completion (1-based), 0 if none
-    taken: i64  # lines some player completed in an earlier round (bitmask)
+    newly: V1  # [player] scoring units completed this round (bitmask; at most 52 units)
+    done: V1  # [player] scoring units completed (bitmask)
+    firsts: V2  # [player, unit]
+    when: V2  # [player, unit] round of completion (1-based), 0 if none
+    taken: i64  # scoring units some player completed in an earlier round (bitmask)
     bonus = cython.declare(V1, visibility="readonly")  # [player] all-lines points, -1: not met
     bonus_taken: i64  # someone met the all-lines bonus in an earlier round
     counts: V1  # [card kind] the draw pile
@@ -619,14 +684,15 @@ class Sheets:
     def __init__(self, km: KernelMap, n: int, ruleset: Any) -> None:
         import numpy as np
 
-        S, L = km.n_stations, km.n_lines
+        S, L, U = km.n_stations, km.n_lines, km.n_units
 
         def z(*shape: int) -> Any:
             return np.zeros(shape, np.int64)
 
         self.mk, self.boxed, self.lpts = z(n, S), z(n, S), z(n)
-        self.lmark, self.win, self.wleft, self.inter = z(n, L), z(n, L), z(n), z(n)
-        self.newly, self.done, self.firsts, self.when = z(n), z(n), z(n, L), z(n, L)
+        self.umark, self.paid = z(n, U), z(n, L)
+        self.win, self.wleft, self.inter = z(n, L), z(n), z(n)
+        self.newly, self.done, self.firsts, self.when = z(n), z(n), z(n, U), z(n, U)
         self.counts = z(N_KINDS)
         self.players = n
         self.total = self.rnd = self.unfinished = self.taken = self.bonus_taken = 0
@@ -651,11 +717,13 @@ def _reset(km: KernelMap, sh: Sheets) -> cython.void:
             sh.boxed[p, s] = 0
         tot = 0
         for li in range(km.n_lines):
-            sh.lmark[p, li] = 0
-            sh.firsts[p, li] = 0
-            sh.when[p, li] = 0
+            sh.paid[p, li] = 0
             sh.win[p, li] = km.windows[li]
             tot += km.windows[li]
+        for li in range(km.n_units):
+            sh.umark[p, li] = 0
+            sh.firsts[p, li] = 0
+            sh.when[p, li] = 0
         sh.wleft[p] = tot
         sh.newly[p] = 0
         sh.done[p] = 0
@@ -676,13 +744,13 @@ def _reset(km: KernelMap, sh: Sheets) -> cython.void:
 def _mark(km: KernelMap, sh: Sheets, p: i64, s: i64) -> i64:
     """Mark station ``s`` on seat ``p``'s sheet; returns 1 if it is special."""
     o: i64
-    li: i64
+    u: i64
     sh.mk[p, s] = 1
-    for o in range(km.occ_start[s], km.occ_start[s + 1]):
-        li = km.occ_line[o]
-        sh.lmark[p, li] += 1
-        if sh.lmark[p, li] == km.nst[li]:
-            sh.newly[p] |= cython.cast(i64, 1) << li
+    for o in range(km.uocc_start[s], km.uocc_start[s + 1]):
+        u = km.uocc_unit[o]
+        sh.umark[p, u] += 1
+        if sh.umark[p, u] == km.unit_need[u]:
+            sh.newly[p] |= cython.cast(i64, 1) << u
     return km.special[s]
 
 
@@ -740,10 +808,10 @@ def _end_round(km: KernelMap, sh: Sheets, card: i64) -> cython.void:
             continue
         now |= completed
         firsts = race_firsts(sh.players, completed, sh.taken)
-        sh.lpts[p] += completion_points(km, completed, firsts)
+        sh.lpts[p] += completion_points(km, completed, firsts, sh.paid[p])
         sh.done[p] |= completed
         sh.newly[p] = 0
-        for li in range(km.n_lines):
+        for li in range(km.n_units):
             if completed >> li & 1:
                 sh.when[p, li] = rnd
                 sh.firsts[p, li] = firsts >> li & 1
@@ -762,7 +830,7 @@ def _end_round(km: KernelMap, sh: Sheets, card: i64) -> cython.void:
 def all_lines_met(cond: i64, n_lines: i64, done: i64, marked_lines: i64) -> cython.bint:
     """Rules-notes 22: is the all-lines bonus's condition met? ``cond`` 1: every line has a
     cross (``marked_lines``: a bitmask of the lines with at least one marked stop); 2: every
-    line is complete (``done``: the completed lines)."""
+    line is complete (``done``: the lines with a completed scoring unit, :func:`lines_of`)."""
     full: i64 = (cython.cast(i64, 1) << n_lines) - 1
     return (marked_lines if cond == 1 else done) == full
 
@@ -774,16 +842,16 @@ def _all_lines_race(km: KernelMap, sh: Sheets) -> cython.void:
     condition score it, ``first`` unless someone met it in an earlier round (solo: always)."""
     now: i64 = 0
     p: i64
-    li: i64
+    u: i64
     lines: i64
     for p in range(sh.players):
         if sh.bonus[p] >= 0:
             continue
         lines = 0
-        for li in range(km.n_lines):
-            if sh.lmark[p, li]:
-                lines |= cython.cast(i64, 1) << li
-        if all_lines_met(km.all_cond, km.n_lines, sh.done[p], lines):
+        for u in range(km.n_units):
+            if sh.umark[p, u]:
+                lines |= cython.cast(i64, 1) << km.unit_line[u]
+        if all_lines_met(km.all_cond, km.n_lines, lines_of(km, sh.done[p]), lines):
             now = 1
             sh.bonus[p] = (
                 km.all_first if race_firsts(sh.players, 1, sh.bonus_taken) else km.all_others
@@ -843,8 +911,12 @@ def _random_move(km: KernelMap, mk: V1, win: V1, card: i64, mt: V1, sc: Scratch)
 
 @cython.cfunc
 @cython.exceptval(check=False)
-def _line_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, bonus: i64) -> f64:
-    """A line's value: bonus · P(complete) + worth of the windows left (``bots/evaluate.py``)."""
+def _line_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, lost: i64) -> f64:
+    """A line's value: bonus · P(complete) + worth of the windows left (``bots/evaluate.py``);
+    the bonus is ``others`` when another player has taken its ``first`` (``lost``)."""
+    if km.branching[li]:
+        return _branching_value(km, bp, mk, li, windows, lost)
+    bonus: i64 = km.others[li] if lost else km.first[li]
     best: f64 = -1.0
     empties: i64 = 0
     need: f64
@@ -855,7 +927,7 @@ def _line_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, bon
         need = 0.0
         seg = 0
         empties = 0
-        for t in range(km.nst[li]):
+        for t in range(km.rlen[li, d]):
             if mk[km.stops[li, km.route[li, d, t]]]:
                 if seg:
                     need += bp.need[seg]
@@ -874,6 +946,57 @@ def _line_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, bon
         p *= bp.over
     w: f64 = windows * bp.card
     return bonus * p + bp.cap * (w if w < empties else empties)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _branching_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, lost: i64) -> f64:
+    """A branching line's value: per branch (scoring unit) its bonus · P(trunk and branch
+    complete), the best of them (``best`` scoring) or their sum (``each``), plus the worth of
+    the windows left over the line's empty stops."""
+    acc: f64 = 0.0
+    v: f64
+    p: f64
+    need: f64
+    seg: i64
+    e: i64
+    u: i64
+    d: i64
+    t: i64
+    for d in range(km.nroutes[li]):
+        u = km.unit_base[li] + d
+        need = 0.0
+        seg = 0
+        e = 0
+        for t in range(km.rlen[li, d]):
+            if mk[km.stops[li, km.route[li, d, t]]]:
+                if seg:
+                    need += bp.need[seg]
+                    seg = 0
+            else:
+                seg += 1
+                e += 1
+        if seg:
+            need += bp.need[seg]
+        v = cython.cast(f64, km.unit_others[u] if lost else km.unit_first[u])
+        if e:
+            p = bp.beta_pow[cython.cast(i64, need)]
+            if need > windows:
+                p *= bp.over
+            v *= p
+        if km.best[li]:
+            if v > acc:
+                acc = v
+        else:
+            acc += v
+    empties: i64 = 0
+    for t in range(km.nst[li]):
+        if not mk[km.stops[li, t]]:
+            empties += 1
+    if empties == 0:
+        return acc
+    w: f64 = windows * bp.card
+    return acc + bp.cap * (w if w < empties else empties)
 
 
 @cython.cfunc
@@ -902,10 +1025,7 @@ def _gain(
         if isfull[lj]:
             continue
         d += (
-            _line_value(
-                km, bp, mk, lj, win[lj] - (1 if lj == li else 0),
-                km.others[lj] if lost[lj] else km.first[lj],
-            )
+            _line_value(km, bp, mk, lj, win[lj] - (1 if lj == li else 0), lost[lj])
             - base[lj]
         )  # fmt: skip
     return d
@@ -930,7 +1050,7 @@ def _bases(
         if full:
             base[li] = 0.0
             continue
-        base[li] = _line_value(km, bp, mk, li, win[li], km.others[li] if lost[li] else km.first[li])
+        base[li] = _line_value(km, bp, mk, li, win[li], lost[li])
 
 
 @cython.cfunc
@@ -973,7 +1093,7 @@ def _candidates(
             if isfull[li]:
                 continue
             for d in range(km.nroutes[li]):
-                N = km.nst[li]
+                N = km.rlen[li, d]
                 first = -1
                 for t in range(N):
                     s = km.stops[li, km.route[li, d, t]]
@@ -1089,18 +1209,21 @@ def best_gain(
     return g
 
 
-def line_value(km: KernelMap, bp: BotParams, mk: V1, li: int, windows: int, bonus: int) -> float:
-    """The evaluation of an open line: ``bonus`` · P(complete) + worth of its windows left."""
-    return _line_value(km, bp, mk, li, windows, bonus)
+def line_value(km: KernelMap, bp: BotParams, mk: V1, li: int, windows: int, lost: int) -> float:
+    """The evaluation of an open line: its bonus (``others`` when ``lost``) · P(complete) +
+    worth of its windows left."""
+    return _line_value(km, bp, mk, li, windows, lost)
 
 
 @cython.cfunc
 @cython.exceptval(check=False)
 def _lost(km: KernelMap, sh: Sheets, p: i64, lost: V1) -> cython.void:
-    """Lines whose ``first`` bonus another player has taken (seat ``p`` has not completed)."""
+    """Lines with a scoring unit whose ``first`` bonus another player has taken (seat ``p``
+    has not completed it)."""
+    gone: i64 = lines_of(km, sh.taken & ~sh.done[p]) if sh.players > 1 else 0
     li: i64
     for li in range(km.n_lines):
-        lost[li] = 1 if sh.players > 1 and (sh.taken & ~sh.done[p]) >> li & 1 else 0
+        lost[li] = gone >> li & 1
 
 
 @cython.cfunc
@@ -1354,8 +1477,8 @@ class Batch(NamedTuple):
 
     scores: Any  # [G, n]
     rounds: Any  # [G]
-    when: Any  # [G, n, L] completion round, 0 if not completed
-    firsts: Any  # [G, n, L] 1 if completed for the first bonus
+    when: Any  # [G, n, U] completion round of each scoring unit, 0 if not completed
+    firsts: Any  # [G, n, U] 1 if completed for the first bonus
     empty: Any  # [G, n, S] 1 if empty at the end
     boxed: Any  # [G, n, S] 1 if carrying an interchange number
     bonus: Any  # [G, n] the all-lines bonus scored (included in the score), 0 if none
@@ -1390,7 +1513,7 @@ def play_games(
                 e += em
             scores[g, p] = sh.lpts[p] + 2 * sh.inter[p] - sh.pen[e]
             bonus[g, p] = sh.bonus[p] if sh.bonus[p] > 0 else 0
-            for li in range(km.n_lines):
+            for li in range(km.n_units):
                 when[g, p, li] = sh.when[p, li]
                 firsts[g, p, li] = sh.firsts[p, li]
     return h
@@ -1424,7 +1547,7 @@ class Kernel:
         (written into ``hist`` and ``turns`` as far as they have room)."""
         import numpy as np
 
-        G, L, S = len(seeds), self.km.n_lines, self.km.n_stations
+        G, L, S = len(seeds), self.km.n_units, self.km.n_stations
         out = Batch(
             np.zeros((G, self.n), np.int64), np.zeros(G, np.int64),
             np.zeros((G, self.n, L), np.int64), np.zeros((G, self.n, L), np.int8),

@@ -46,7 +46,7 @@ def sheet_after(
     solo = state.num_players() == 1
     diamonds: dict[str, DiamondMark] = {}
     squares: dict[str, SquareMark] = {}
-    for li, lid in enumerate(t.line_ids):
+    for li, lid in enumerate(t.unit_ids):  # a panel row per scoring unit
         done = state.completed(p) >> li & 1
         first = state.completed_first(p) >> li & 1
         if first:

@@ -15,7 +15,7 @@ from typing import Any
 from mapkit.engine.actions import line_of
 from mapkit.engine.cards import CARD_BY_NAME, CARD_NAMES, CARD_VALUE, FREE, window_text
 from mapkit.engine.errors import IllegalMove
-from mapkit.engine.game import Game, GameOptions
+from mapkit.engine.game import MOVE_KEYS, Game, GameOptions
 from mapkit.engine.scoring import solo_band, solo_rating
 from mapkit.engine.seats import MAX_PLAYERS, PLAYER_RANGE, valid_player_count
 from mapkit.engine.state import State
@@ -143,11 +143,11 @@ def _move_problem(move: Any, depth: int = 0) -> tuple[int, str] | None:
         return None
     if not isinstance(move, dict):
         return depth, f"{_MOVE_SHAPE}, not {_json(move)}"
-    unknown = sorted(set(move) - {"line", "crosses", "direction", "station", "then"})
+    unknown = sorted(set(move) - MOVE_KEYS)
     if unknown:
         return depth, f"unknown key {unknown[0]!r} in the move ({_MOVE_SHAPE})"
     if "station" in move:
-        junk = sorted(set(move) & {"line", "crosses", "direction"})
+        junk = sorted(set(move) & {"line", "crosses", "direction", "branch"})
         if junk:
             return depth, (
                 f"a free ride marks one station: {junk[0]!r} does not belong beside 'station'"
@@ -164,6 +164,9 @@ def _move_problem(move: Any, depth: int = 0) -> tuple[int, str] | None:
             return depth, f"crosses is a whole number from 0 to {MAX_CROSSES}, not {_json(k)}"
         if move.get("direction", "forward") not in ("forward", "backward"):
             return depth, f"direction is 'forward' or 'backward', not {_json(move['direction'])}"
+        b = move.get("branch", 1)
+        if isinstance(b, bool) or b not in (1, 2):
+            return depth, f"branch is 1 or 2, not {_json(b)}"
     then = move.get("then", [])
     if not isinstance(then, list):
         return depth, "'then' must be a list of moves"
@@ -344,9 +347,9 @@ def replay(
         for p, move in enumerate(moves):
             _replay_player(state, out, r, p, names[p], move, kind)
         out.rounds = r
-        for li in range(t.n_lines):
-            if state.taken() >> li & 1:
-                out.taken_round.setdefault(t.line_ids[li], r)
+        for u in range(t.n_units):
+            if state.taken() >> u & 1:
+                out.taken_round.setdefault(t.unit_ids[u], r)
     if upto is None and not state.is_terminal():
         _unfinished(state, names, len(rounds))
     return out

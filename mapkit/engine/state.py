@@ -34,6 +34,7 @@ from mapkit.engine.errors import IllegalMove
 from mapkit.engine.kernel import (
     all_lines_met,
     completion_points,
+    lines_of,
     nth_card,
     owed_extras,
     pick,
@@ -69,6 +70,7 @@ class State:
         "_marked",
         "_n",
         "_newly",
+        "_paid",
         "_pending",
         "_round",
         "_seed",
@@ -106,7 +108,8 @@ class State:
         self._firsts = [0] * n
         self._lpts = [0] * n
         self._newly = [0] * n
-        self._when = [0] * (n * t.n_lines)
+        self._paid = [array("q", bytes(8 * t.n_lines)) for _ in range(n)]
+        self._when = [0] * (n * t.n_units)
         self._taken = 0
         self._bonus = [-1] * n  # the all-lines bonus scored, -1 while not met
         self._bonus_taken = 0
@@ -140,6 +143,7 @@ class State:
         s._firsts = self._firsts[:]
         s._lpts = self._lpts[:]
         s._newly = self._newly[:]
+        s._paid = [a[:] for a in self._paid]
         s._when = self._when[:]
         s._taken = self._taken
         s._bonus = self._bonus[:]
@@ -228,9 +232,10 @@ class State:
         L = self._t.n_lines
         return self._win[player * L : player * L + L]
 
-    def completion_round(self, player: int, line: int) -> int:
-        """The round (1-based) whose resolution completed ``line`` for the player, or 0."""
-        return self._when[player * self._t.n_lines + line]
+    def completion_round(self, player: int, unit: int) -> int:
+        """The round (1-based) whose resolution completed scoring unit ``unit`` (on a plain
+        map: line ``unit``) for the player, or 0."""
+        return self._when[player * self._t.n_units + unit]
 
     def boxed(self, player: int) -> int:
         """Stations carrying an interchange number, as a bitmask."""
@@ -241,14 +246,15 @@ class State:
         return self._inter[player]
 
     def completed(self, player: int) -> int:
-        """Lines completed (as of the last resolved round), as a bitmask over line indices."""
+        """Scoring units completed (as of the last resolved round), as a bitmask over unit
+        indices (``Tables.units``; line indices on a map with no branching line)."""
         return self._done[player]
 
     def completed_first(self, player: int) -> int:
         return self._firsts[player]
 
     def taken(self) -> int:
-        """Lines someone has completed in a resolved round (their ``first`` is gone)."""
+        """Scoring units someone has completed in a resolved round (their ``first`` is gone)."""
         return self._taken
 
     def line_points(self, player: int) -> int:
@@ -276,10 +282,12 @@ class State:
         t = self._t
         done, firsts = self._done[player], self._firsts[player]
         completed = {
-            t.line_ids[li]: (t.first[li] if firsts >> li & 1 else t.others[li])
-            for li in range(t.n_lines)
-            if done >> li & 1
+            unit.label: (unit.first if firsts >> u & 1 else unit.others)
+            for u, unit in enumerate(t.units)
+            if done >> u & 1
         }
+        if any(ln.branches for ln in t.city.lines):
+            completed = _paid_units(t, completed)
         return Breakdown(
             completed, self._inter[player], self.empty_stations(player), self._n,
             self._game.ruleset, self.all_lines_bonus(player),
@@ -565,17 +573,7 @@ class State:
                 g, upd, nsp = e.outcomes[k]
                 self._marked[p] |= g
         if upd:
-            local = self._local
-            base = p * t.n_lines
-            full = t.full
-            nw = 0
-            for lj, b in upd:
-                x = local[base + lj] | b
-                local[base + lj] = x
-                if x == full[lj]:
-                    nw |= 1 << lj
-            if nw:
-                self._newly[p] |= nw
+            self._set_lines(p, upd)
         if self._game.special_stations:
             self._earned = 0 if c == FREE else nsp
             owed = owed_extras(c, self._pending, nsp, self._wleft[p])
@@ -595,6 +593,23 @@ class State:
         else:
             self._end_round()
 
+    def _set_lines(self, p: int, upd: Any) -> None:
+        """Set ``(line, line-local bits)`` of ``upd`` on seat ``p``'s sheet; the scoring units
+        this completes are raced at the end of the round."""
+        local = self._local
+        base = p * self._t.n_lines
+        unit_masks = self._t.unit_masks
+        nw = 0
+        for lj, b in upd:
+            was = local[base + lj]
+            x = was | b
+            local[base + lj] = x
+            for u, m in unit_masks[lj]:
+                if x & m == m and was & m != m:
+                    nw |= 1 << u
+        if nw:
+            self._newly[p] |= nw
+
     def _end_round(self) -> None:
         newly = self._newly
         n = self._n
@@ -610,10 +625,10 @@ class State:
                 self._done[p] |= nw
                 first = race_firsts(n, nw, taken)
                 self._firsts[p] |= first
-                self._lpts[p] += completion_points(t.kernel, nw, first)
-                base = p * t.n_lines
+                self._lpts[p] += completion_points(t.kernel, nw, first, self._paid[p])
+                base = p * t.n_units
                 rnd = self._round + 1
-                for li in range(t.n_lines):
+                for li in range(t.n_units):
                     if nw >> li & 1:
                         self._when[base + li] = rnd
                 newly[p] = 0
@@ -639,7 +654,7 @@ class State:
                 continue
             local = self._local[p * L : (p + 1) * L]
             lines = sum(1 << li for li, lm in enumerate(local) if lm)
-            if all_lines_met(cond, L, self._done[p], lines):
+            if all_lines_met(cond, L, lines_of(t.kernel, self._done[p]), lines):
                 now = 1
                 self._bonus[p] = first if race_firsts(n, 1, self._bonus_taken) else others
                 self._lpts[p] += self._bonus[p]
@@ -695,3 +710,23 @@ class State:
             f"<State {self._game.city.id} round={self._round + (self._card >= 0)}"
             f" card={self.card_name()} player={self._cur}>"
         )
+
+
+def _paid_units(t: Any, completed: dict[str, int]) -> dict[str, int]:
+    """A breakdown's completed units as they pay: of a line that pays its best branch only
+    (rules-notes 23), the best one (the first listed on a tie)."""
+    out: dict[str, int] = {}
+    best: dict[int, str] = {}
+    for unit in t.units:
+        if unit.label not in completed:
+            continue
+        line = t.city.lines[unit.line]
+        if line.branches and line.branch_scoring == "best":
+            kept = best.get(unit.line)
+            if kept is not None and completed[kept] >= completed[unit.label]:
+                continue
+            if kept is not None:
+                del out[kept]
+            best[unit.line] = unit.label
+        out[unit.label] = completed[unit.label]
+    return out

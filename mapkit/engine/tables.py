@@ -48,17 +48,56 @@ class LineEntry(NamedTuple):
 
 
 MEMO_ENTRIES = 1 << 15
-"""At most this many entries in any one memo dict (engine and bots): a full one starts over, so
-memory stays flat however many games are played (a line of many stops has more masks than
-any run visits)."""
+"""At most this many entries in any one memo dict: a full one starts over (a line of many
+stops has more masks than any run visits)."""
+
+MEMO_BYTES = 64 << 20
+"""At most about this many bytes in all the memos of one map together (64 MiB, estimated by
+:func:`entry_bytes`): past it every memo of the map starts over, so memory stays flat however
+many games are played, on a map at the schema bounds too (26 lines of 100 stops, where one
+entry holds up to 100 outcomes and 32,768 entries a memo would be gigabytes)."""
 
 
-def remember(memo: dict, key: object, value: object) -> Any:
-    """``memo[key] = value``, emptying ``memo`` first when it holds :data:`MEMO_ENTRIES`."""
-    if len(memo) >= MEMO_ENTRIES:
-        memo.clear()
-    memo[key] = value
-    return value
+def entry_bytes(value: object) -> int:
+    """An estimate of what one memo entry (key, dict slot and value) holds in memory.
+
+    Deliberately coarse and cheap (it runs once per new entry): CPython's sizes of a dict
+    slot, a tuple header and an int, counted over the value's nesting (``LineEntry``:
+    outcomes, each with its stations and per-line pairs; a choice tuple: its items).
+    """
+    if isinstance(value, LineEntry):
+        n = 180 + 8 * len(value.outcomes)
+        for o in value.outcomes:
+            n += 140 + o.stations.bit_length() // 8 + 120 * len(o.lines)
+        return n
+    if isinstance(value, tuple):
+        return 140 + 8 * len(value)
+    return 140
+
+
+class MemoBudget:
+    """The bytes held by the memos of one map, and the memos themselves (to empty them)."""
+
+    def __init__(self, memos: list[dict]) -> None:
+        self.memos = memos
+        self.used = 0
+        self.resets = 0
+        """How many times the memos started over (for tests and benchmarks)."""
+
+    def remember(self, memo: dict, key: object, value: object) -> Any:
+        """``memo[key] = value`` within :data:`MEMO_ENTRIES` and :data:`MEMO_BYTES`."""
+        size = entry_bytes(value)
+        if self.used + size > MEMO_BYTES:
+            for m in self.memos:
+                m.clear()
+            self.used = 0
+            self.resets += 1
+        elif len(memo) >= MEMO_ENTRIES:
+            self.used -= sum(entry_bytes(v) for v in memo.values())
+            memo.clear()
+        memo[key] = value
+        self.used += size
+        return value
 
 
 _MEMOS: dict[int, tuple[CityMap, tuple]] = {}
@@ -66,7 +105,8 @@ _MEMOS_KEPT = 8
 
 
 def _memos(city: CityMap) -> tuple:
-    """The memo tables of a map, shared by every ``Tables`` of that same map object.
+    """The memo tables of a map and their byte budget, shared by every ``Tables`` of that
+    same map object.
 
     They hold pure functions of the (frozen) map, so a new ``Game`` of the same map (a
     new ``simulate`` run, another player count) starts warm. The last few maps are kept.
@@ -74,10 +114,9 @@ def _memos(city: CityMap) -> tuple:
     hit = _MEMOS.get(id(city))
     if hit is not None and hit[0] is city:
         return hit[1]
-    memos = (
-        [[{} for _ in ln.routes] for ln in city.lines],
-        [{} for _ in city.lines],
-    )
+    entry: list[list[dict]] = [[{} for _ in ln.routes] for ln in city.lines]
+    choice: list[dict] = [{} for _ in city.lines]
+    memos = (entry, choice, MemoBudget([m for ms in entry for m in ms] + choice))
     _MEMOS[id(city)] = (city, memos)
     while len(_MEMOS) > _MEMOS_KEPT:
         del _MEMOS[next(iter(_MEMOS))]
@@ -109,6 +148,20 @@ class Tables:
             for j, s in enumerate(st):
                 at[s].append((li, 1 << j))
         self.station_upd: tuple[tuple[tuple[int, int], ...], ...] = tuple(tuple(a) for a in at)
+        self.units = city.units
+        """The scoring units (``CityMap.units``): unit ``u`` is line ``u`` on a plain map."""
+        self.n_units = len(self.units)
+        self.unit_ids = tuple(u.label for u in self.units)
+        self.unit_base = tuple(
+            next(u for u, unit in enumerate(self.units) if unit.line == li)
+            for li in range(self.n_lines)
+        )
+        self.unit_masks = tuple(
+            tuple((u, sum(1 << j for j in unit.positions)) for u, unit in enumerate(self.units)
+                  if unit.line == li)
+            for li in range(self.n_lines)
+        )  # fmt: skip
+        """Per line, ``(unit, line-local mask)`` of each of its units: complete when all set."""
         self.routes = tuple(ln.routes for ln in city.lines)
         self.multi_route = tuple(len(r) > 1 for r in self.routes)
         wide = max(len(r) for r in self.routes)
@@ -126,7 +179,7 @@ class Tables:
         """Per line, the global bits of its stops."""
         self.memo: list[list[dict[int, LineEntry]]]
         self.choice_memo: list[dict[int, tuple[int, ...]]]
-        self.memo, self.choice_memo = _memos(city)
+        self.memo, self.choice_memo, self.budget = _memos(city)
         self.kernel = kernel.kernel_map(self)
         """The map as the game kernel reads it: the one compiled form, for every caller."""
         self._scratch = kernel.Scratch(self.kernel)
@@ -146,7 +199,7 @@ class Tables:
         memo = self.memo[li][d]
         e = memo.get(lm)
         if e is None:
-            e = remember(memo, lm, self._compute(li, d, lm))
+            e = self.budget.remember(memo, lm, self._compute(li, d, lm))
         return e
 
     def choices(self, li: int, lm: int, card: int) -> tuple[int, ...]:
@@ -163,7 +216,7 @@ class Tables:
         memo = self.choice_memo[li]
         x = memo.get(key)
         if x is None:
-            x = remember(memo, key, self._choices(li, lm, card))
+            x = self.budget.remember(memo, key, self._choices(li, lm, card))
         return x
 
     def _choices(self, li: int, lm: int, card: int) -> tuple[int, ...]:

@@ -31,13 +31,20 @@ def line_text(state: State, player: int, li: int, windows: tuple[str, ...] = ())
             mark = "*" if t.special[s] else "."
         stops.append(f"{sid} {mark}")
     done = ""
-    if state.completed(player) >> li & 1:
-        pts = t.first[li] if state.completed_first(player) >> li & 1 else t.others[li]
-        done = f"  complete +{pts}"
-    elif state.taken() >> li & 1 and state.num_players() > 1:
-        done = f"  (first taken; {t.others[li]} left)"
+    for u, unit in enumerate(t.units):
+        if unit.line != li:
+            continue
+        via = f" via {unit.label}" if unit.branch is not None else ""
+        if state.completed(player) >> u & 1:
+            pts = unit.first if state.completed_first(player) >> u & 1 else unit.others
+            done += f"  complete{via} +{pts}"
+        elif state.taken() >> u & 1 and state.num_players() > 1:
+            done += f"  (first{via} taken; {unit.others} left)"
     line = state.game.city.lines[li]
-    loop = " (loop)" if line.loop else " (both ends)" if line.both_ends else ""
+    loop = (
+        " (loop)" if line.loop else " (both ends)" if line.both_ends
+        else " (branches)" if line.branches else ""
+    )  # fmt: skip
     return (
         f"{t.line_ids[li]:<3} [{' '.join(cells)}] {t.first[li]}/{t.others[li]}{loop}  "
         + "  ".join(stops)

@@ -161,7 +161,13 @@ def _line_doc(ln: Line) -> dict[str, Any]:
     if ln.depot.max_width_mm is not None:
         depot["max_width_mm"] = ln.depot.max_width_mm
     d["depot"] = depot
-    d["stops"] = list(ln.stops)
+    d["stops"] = list(ln.trunk)
+    if ln.branches:
+        d["branches"] = [
+            {"stops": list(b.stops), "points": {"first": b.first, "others": b.others}}
+            for b in ln.branches
+        ]
+        d["branch_scoring"] = ln.branch_scoring
     if ln.loop:
         d["loop"] = True
     if ln.both_ends:
@@ -175,41 +181,14 @@ def _num(v: float) -> int | float:
     return int(v) if float(v).is_integer() else v
 
 
-def layout(
-    city: CityMap,
-    config: LayoutConfig = LayoutConfig(),
-    doc: dict[str, Any] | None = None,
-    progress: Callable[[str], None] | None = None,
-) -> LayoutResult:
-    """Lay ``city`` out on the eight directions (``doc``: its source document, whose other
-    keys are kept). Raises LayoutError naming the station or wagon that cannot be placed."""
-    from mapkit.layout.engine import run
-    from mapkit.layout.network import build_network
-    from mapkit.layout.report import measure
+def _drawn_doc(
+    city: CityMap, doc: dict[str, Any] | None, net, drawn, pinned: set[int]
+) -> dict[str, Any]:
+    """The map document with the stations (and bend points, as shapes) where ``drawn`` has
+    them; the wagons still where they were."""
     from mapkit.mapfile import writer
 
-    start = time.monotonic() if config.started is None else config.started
-    unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
-    if unknown:
-        raise LayoutError(f"--pin names no station: '{unknown[0]}'")
-    pinned_ids = set(config.pinned) | {s.id for s in city.stations if s.pinned}
-    net = build_network(city)
-    pinned = {i for i, sid in enumerate(net.ids) if sid in pinned_ids}
-    search_end = start + config.time_limit * SEARCH_SHARE
-    drawn = run(net, pinned, config.allow_45, search_end, progress, city, config.seed)
-    notes = []
-    late = time.monotonic() > search_end
-    if drawn.sharp:
-        notes.append(
-            "45° bends allowed: a line doubles back so sharply that no layout without them "
-            "keeps the order of the lines at its station"
-        )
     off = drawn.placement.off_direction
-    if off:
-        notes.append(
-            f"{len(off)} stretch(es) could not take one direction within "
-            f"{config.time_limit:g} s and bend once on the way (135°)"
-        )
     keys = sorted(drawn.bends)
     xy = drawn.xy + [drawn.bends[key] for key in keys]
     if pinned:
@@ -244,9 +223,71 @@ def layout(
             ln["shape"] = shape
         lines.append(ln)
     new_doc["lines"] = lines
-    placed_city = build_map(new_doc)
+    return new_doc
+
+
+def _refuse_branches(city: CityMap) -> None:
+    forks = [ln.id for ln in city.lines if ln.branches]
+    if forks:
+        raise LayoutError(
+            f"line {forks[0]} branches: mapkit layout does not lay out branching lines yet "
+            "(--wagons-only places their wagons)"
+        )
+
+
+def layout(
+    city: CityMap,
+    config: LayoutConfig = LayoutConfig(),
+    doc: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> LayoutResult:
+    """Lay ``city`` out on the eight directions (``doc``: its source document, whose other
+    keys are kept). Raises LayoutError naming the station or wagon that cannot be placed."""
+    from mapkit.layout.engine import run
+    from mapkit.layout.network import build_network
+    from mapkit.layout.report import measure
+    from mapkit.mapfile import writer
+
+    start = time.monotonic() if config.started is None else config.started
+    _refuse_branches(city)
+    unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
+    if unknown:
+        raise LayoutError(f"--pin names no station: '{unknown[0]}'")
+    pinned_ids = set(config.pinned) | {s.id for s in city.stations if s.pinned}
+    net = build_network(city)
+    pinned = {i for i, sid in enumerate(net.ids) if sid in pinned_ids}
+    search_end = start + config.time_limit * SEARCH_SHARE
+    drawn = run(net, pinned, config.allow_45, search_end, progress, city, config.seed)
+    notes = []
+    late = time.monotonic() > search_end
+    if drawn.sharp:
+        notes.append(
+            "45° bends allowed: a line doubles back so sharply that no layout without them "
+            "keeps the order of the lines at its station"
+        )
+    off = drawn.placement.off_direction
+    if off:
+        notes.append(
+            f"{len(off)} stretch(es) could not take one direction within "
+            f"{config.time_limit:g} s and bend once on the way (135°)"
+        )
     wagon_end = start + config.time_limit * WAGON_SHARE
-    depots = place_wagons(placed_city, strict=False, deadline=wagon_end)
+    # the best drawing whose wagons all find a clear spot (the others, cleanest first, when
+    # the best one's do not); the best one with its roomiest spots if none
+    new_doc, depots = None, None
+    for cand in [drawn, *drawn.others]:
+        cand_doc = _drawn_doc(city, doc, net, cand, pinned)
+        try:
+            depots = place_wagons(build_map(cand_doc), deadline=wagon_end)
+        except WagonError:
+            if time.monotonic() > wagon_end:
+                break
+            continue
+        new_doc, drawn = cand_doc, cand
+        break
+    if new_doc is None:
+        new_doc = _drawn_doc(city, doc, net, drawn, pinned)
+        depots = place_wagons(build_map(new_doc), strict=False, deadline=wagon_end)
     late = late or time.monotonic() > wagon_end
     for ln in new_doc["lines"]:
         x, y = (_num(round(v, 4)) for v in depots[ln["id"]])

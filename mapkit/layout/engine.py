@@ -194,6 +194,9 @@ class Drawn:
     sharp: bool = False
     """Whether 45° bends had to be allowed to keep the order of the lines."""
 
+    others: list[Drawn] = field(default_factory=list)
+    """The search's other clean drawings (no stretch off, no topology violation, nothing too
+    close), best first: the ones to try when this one's wagons find no clear spot."""
     uneven: int = 0
     """Lines whose longest stretch is more than ``MAX_SPACING_RATIO`` times their shortest."""
 
@@ -255,6 +258,7 @@ class _Search:
         }
         self.banned: set[tuple[int, int]] = set()
         self.best: Drawn | None = None
+        self.drawings: list[Drawn] = []
         self.seps = None
         self.attempts = 0
         self.direction: dict[int, int] | None = None
@@ -297,6 +301,7 @@ class _Search:
             bent = self.bent(placed, targets)
             if bent is not None and bent.score < drawn.score:
                 drawn = bent
+        self.drawings.append(drawn)
         if self.best is None or drawn.score < self.best.score:
             self.best = drawn
         if say:
@@ -455,4 +460,6 @@ class _Search:
             )
         self.best.attempts = self.attempts
         self.best.sharp = self.sharp
+        clean = [d for d in self.drawings if d is not self.best and d.score[:3] == (0, 0, 0)]
+        self.best.others = sorted(clean, key=lambda d: d.score)
         return self.best

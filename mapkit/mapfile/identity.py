@@ -100,8 +100,52 @@ def _check_map_rules(doc: dict[str, Any], emit: Callable[[str, str, str], None])
             emit("REF010", f"the map's ruleset cannot be played: {exc}", "/ruleset")
 
 
+def _check_stops(
+    ln: dict[str, Any], base: str, coords: dict[str, Any], emit: Callable[[str, str, str], None]
+) -> None:
+    """REF001 and REF004 over a line's stops and its branches' (one station once per line)."""
+    lid = ln["id"]
+    seen: set[str] = set()
+    listed = [(f"{base}/stops", ln["stops"])] + [
+        (f"{base}/branches/{b}/stops", br["stops"]) for b, br in enumerate(ln.get("branches", ()))
+    ]
+    for where, some in listed:
+        for k, stop in enumerate(some):
+            if stop not in coords:
+                emit("REF001", f"line '{lid}': stop '{stop}' names no station", f"{where}/{k}")
+            if stop in seen:
+                emit("REF004", f"line '{lid}' visits station '{stop}' twice", f"{where}/{k}")
+            seen.add(stop)
+
+
+def _check_branches(ln: dict[str, Any], base: str, emit: Callable[[str, str, str], None]) -> None:
+    """REF013 and REF006 of a branching line (rules-notes 23)."""
+    if "branches" not in ln:
+        if "branch_scoring" in ln:
+            emit("REF013", f"line '{ln['id']}' has branch_scoring but no branches",
+                 f"{base}/branch_scoring")  # fmt: skip
+        return
+    lid = ln["id"]
+    for key, why in (
+        ("loop", "a loop cannot fork"),
+        ("both_ends", "a branching line starts at its wagon only"),
+        ("shape", "draw a branching line through its stops (its shape cannot fork)"),
+    ):
+        if ln.get(key):
+            emit("REF013", f"line '{lid}' has branches and {key}: {why}", f"{base}/{key}")
+    for b, br in enumerate(ln["branches"]):
+        pts = br.get("points")
+        if pts is not None and pts["first"] < pts["others"]:
+            emit(
+                "REF006",
+                f"line '{lid}' branch {b + 1}: points.first ({pts['first']}) is below "
+                f"points.others ({pts['others']})",
+                f"{base}/branches/{b}/points",
+            )
+
+
 def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic]:
-    """REF001-REF012 on a schema-valid document."""
+    """REF001-REF013 on a schema-valid document."""
     out: list[Diagnostic] = []
 
     def emit(code: str, msg: str, pointer: str) -> None:
@@ -130,13 +174,8 @@ def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic
         seen_lines.add(lid)
         stops = ln["stops"]
         loop = bool(ln.get("loop", False))
-        seen: set[str] = set()
-        for k, stop in enumerate(stops):
-            if stop not in coords:
-                emit("REF001", f"line '{lid}': stop '{stop}' names no station", f"{base}/stops/{k}")
-            if stop in seen:
-                emit("REF004", f"line '{lid}' visits station '{stop}' twice", f"{base}/stops/{k}")
-            seen.add(stop)
+        _check_stops(ln, base, coords, emit)
+        _check_branches(ln, base, emit)
         if loop and ln.get("both_ends"):
             emit(
                 "REF011",

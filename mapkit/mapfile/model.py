@@ -50,6 +50,38 @@ class Depot:
         return (self.x, self.y)
 
 
+BRANCH_SCORING = ("best", "each")
+"""How a branching line with several branches run pays (``"branch_scoring"``, rules-notes 23):
+its best branch only, or each branch run."""
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """One branch of a branching line (Metro X's Sendai, Nagoya, Hakata): its stops from the
+    fork outward (the last is a terminus) and the bonus of running trunk and branch."""
+
+    stops: tuple[str, ...]
+    first: int
+    others: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringUnit:
+    """What completes and what it pays: a plain line, or a branching line's trunk with one
+    branch. The engine and the kernel race units; a plain line is its own single unit."""
+
+    line: int
+    """The line's index."""
+    branch: int | None
+    """The branch's index, None for a plain line."""
+    label: str
+    """``C`` for a plain line, ``C1``, ``C2`` for the branches of line C (as the panel prints)."""
+    positions: tuple[int, ...]
+    """The line's stop positions that must be marked."""
+    first: int
+    others: int
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     id: str
@@ -65,18 +97,57 @@ class Line:
     shape: tuple[Point, ...] | None = None
     both_ends: bool = False
     """Startable from either end (``"both_ends"``): its routes run from both ends inward."""
+    branches: tuple[Branch, ...] = ()
+    """A branching line's branches (``"branches"``): ``stops`` then holds the trunk (from the
+    wagon to the fork, its last stop) followed by every branch's stops in turn."""
+    branch_scoring: str = BRANCH_SCORING[0]
+
+    @property
+    def trunk(self) -> tuple[str, ...]:
+        """The stops every route crosses: all of a plain line's, a branching line's to the fork."""
+        if not self.branches:
+            return self.stops
+        return self.stops[: len(self.stops) - sum(len(b.stops) for b in self.branches)]
+
+    @property
+    def paths(self) -> tuple[tuple[str, ...], ...]:
+        """The stops of each drawn path from the wagon: one for a plain line, trunk and branch
+        for each branch of a branching line (the fork is the trunk's last stop)."""
+        if not self.branches:
+            return (self.stops,)
+        return tuple(self.trunk + b.stops for b in self.branches)
 
     @property
     def terminus(self) -> str | None:
-        """The last stop; a loop line has none."""
-        return None if self.loop else self.stops[-1]
+        """The last stop; a loop line has none (a branching line: the first branch's end)."""
+        return None if self.loop else self.paths[0][-1]
 
     @property
     def termini(self) -> tuple[str, ...]:
-        """The stops drawn as a line's ends: the last, and the first of a two-ended line."""
+        """The stops drawn as a line's ends: the last (every branch's), and the first of a
+        two-ended line."""
         if self.loop:
             return ()
-        return (self.stops[0], self.stops[-1]) if self.both_ends else (self.stops[-1],)
+        ends = tuple(path[-1] for path in self.paths)
+        return (self.stops[0], *ends) if self.both_ends else ends
+
+    @property
+    def units(self) -> tuple[ScoringUnit, ...]:
+        """What completes on this line and what it pays: the line, or trunk and each branch."""
+        if not self.branches:
+            everything = tuple(range(len(self.stops)))
+            return (ScoringUnit(self.index, None, self.id, everything, self.first, self.others),)
+        trunk = len(self.trunk)
+        units = []
+        at = trunk
+        for b, br in enumerate(self.branches):
+            own = tuple(range(at, at + len(br.stops)))
+            at += len(br.stops)
+            label = f"{self.id}{b + 1}"
+            units.append(
+                ScoringUnit(self.index, b, label, (*range(trunk), *own), br.first, br.others)
+            )
+        return tuple(units)
 
     @property
     def first_stop(self) -> str:
@@ -85,9 +156,12 @@ class Line:
     @property
     def routes(self) -> tuple[tuple[int, ...], ...]:
         """The ways a card may travel the line, as stop positions in the order it crosses them
-        (rules-notes 1-3, 7): from the wagon; a loop also the other way round from its first
-        stop; a two-ended line also from its last stop inward. The engine, the kernel and the
+        (rules-notes 1-3, 7, 23): from the wagon; a loop also the other way round from its first
+        stop; a two-ended line also from its last stop inward; a branching line from the wagon
+        along the trunk into each branch. The engine, the kernel and the
         bots read these; an action names one by index (:mod:`mapkit.engine.actions`)."""
+        if self.branches:
+            return tuple(u.positions for u in self.units)
         forward = tuple(range(len(self.stops)))
         if self.loop:
             return (forward, (0, *range(len(self.stops) - 1, 0, -1)))
@@ -183,13 +257,28 @@ class CityMap:
         return tuple(s for s in self.stations if s.special)
 
     def route(self, line: Line) -> tuple[Point, ...]:
-        """The drawn path of a line in map units: its shape, or depot -> stops (-> first stop)."""
+        """The drawn path of a line in map units: its shape, or depot -> stops (-> first stop);
+        a branching line's first path (:meth:`drawn_paths` has every branch's)."""
+        return self.drawn_paths(line)[0]
+
+    def drawn_paths(self, line: Line) -> tuple[tuple[Point, ...], ...]:
+        """Every drawn path of a line in map units, from the depot: the line's shape or its
+        stops (back to the first for a loop); trunk and branch for each branch."""
         if line.shape is not None:
-            return line.shape
-        pts = [line.depot.xy] + [self.station(s).xy for s in line.stops]
-        if line.loop:
-            pts.append(self.station(line.stops[0]).xy)
-        return tuple(pts)
+            return (line.shape,)
+        out = []
+        for stops in line.paths:
+            pts = [line.depot.xy] + [self.station(s).xy for s in stops]
+            if line.loop:
+                pts.append(self.station(stops[0]).xy)
+            out.append(tuple(pts))
+        return tuple(out)
+
+    @property
+    def units(self) -> tuple[ScoringUnit, ...]:
+        """Every line's scoring units in line order: unit ``u`` is line ``u`` on a map with no
+        branching line."""
+        return tuple(u for ln in self.lines for u in ln.units)
 
     def station_pointer(self, station_id: str) -> str:
         return f"/stations/{self.station(station_id).index}"
@@ -217,6 +306,15 @@ def build_map(doc: Mapping[str, Any], source: str | None = None) -> CityMap:
     for i, ln in enumerate(doc["lines"]):
         depot = ln["depot"]
         shape = ln.get("shape")
+        points = ln["points"]
+        branches = tuple(
+            Branch(
+                tuple(b["stops"]),
+                int(b.get("points", points)["first"]),
+                int(b.get("points", points)["others"]),
+            )
+            for b in ln.get("branches", ())
+        )
         lines.append(
             Line(
                 id=ln["id"],
@@ -225,12 +323,14 @@ def build_map(doc: Mapping[str, Any], source: str | None = None) -> CityMap:
                 first=int(ln["points"]["first"]),
                 others=int(ln["points"]["others"]),
                 depot=Depot(float(depot["x"]), float(depot["y"]), depot.get("max_width_mm")),
-                stops=tuple(ln["stops"]),
+                stops=tuple(ln["stops"]) + tuple(s for b in branches for s in b.stops),
                 index=i,
                 loop=bool(ln.get("loop", False)),
                 name=ln.get("name"),
                 shape=None if shape is None else tuple((float(p[0]), float(p[1])) for p in shape),
                 both_ends=bool(ln.get("both_ends", False)),
+                branches=branches,
+                branch_scoring=ln.get("branch_scoring", BRANCH_SCORING[0]),
             )
         )
     sheet = doc.get("sheet") or {}
@@ -261,7 +361,7 @@ def fingerprint(city: CityMap) -> str:
     """16 hex digits that change exactly when the game played on a map can change.
 
     Covers what the rules read (station ids and special flags; line ids, stops, loop, both_ends,
-    windows and points) and nothing that is only drawn, so moving a station or
+    branches, windows and points) and nothing that is only drawn, so moving a station or
     recolouring a line keeps the records played on the map valid.
     """
     import hashlib
@@ -272,6 +372,11 @@ def fingerprint(city: CityMap) -> str:
         "lines": sorted(
             [ln.id, list(ln.stops), ln.loop, ln.windows, ln.first, ln.others]
             + (["both_ends"] if ln.both_ends else [])  # absent: fingerprints from before stay
+            + (
+                [[[len(b.stops), b.first, b.others] for b in ln.branches], ln.branch_scoring]
+                if ln.branches
+                else []
+            )
             for ln in city.lines
         ),
     }

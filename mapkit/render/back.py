@@ -195,6 +195,25 @@ def _columns(city: CityMap, b: _Back, solo: bool) -> list[list[Block]]:
                 _station(b, 0.35, halo=halo),
             ),
         )
+    forks = [ln for ln in city.lines if ln.branches]
+    if forks:
+        which = ", ".join(ln.id for ln in forks)
+        halo = INK if b.d.grayscale else forks[0].color
+        pays = (
+            "each branch run pays"
+            if forks[0].branch_scoring == "each"
+            else ("with both run, the better pays")
+        )
+        round_items.insert(
+            2,
+            Item(
+                f"Line{'s' if len(forks) > 1 else ''} {which} fork (a halo at every branch end): "
+                "a move past the fork picks a branch and stays on it. The line is complete via "
+                f"a branch when the trunk and that branch are crossed; each branch has its own "
+                f"bonus row ({forks[0].id}1, {forks[0].id}2); {pays}.",
+                _station(b, 0.35, halo=halo),
+            ),
+        )
     if city.special_stations:
         n = len(city.special_stations)
         round_items.insert(

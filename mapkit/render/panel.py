@@ -75,9 +75,10 @@ def draw_panel(d: SheetDrawing) -> None:
             bonus = d.city.all_lines
             assert bonus is not None
             ln = _Row("all", INK, bonus.first, bonus.others)
-        else:
-            line = d.city.line(row.line_id)
-            ln = _Row(line.id, line.color, line.first, line.others)
+        else:  # a line, or a branch of a branching line (``C1``, ``C2``)
+            unit = next(u for u in d.city.units if u.label == row.line_id)
+            color = d.city.lines[unit.line].color
+            ln = _Row(unit.label, color, unit.first, unit.others)
         rg = d.group("panel-row", g, id=f"row-{ln.id}")
         cy = row.letter[1]
         rad = min(row.rect.h * 0.36, 3.8)

@@ -355,9 +355,9 @@ class SheetDrawing:
         lay = self.lay
         g = self.group("lines", id="lines")
         for ln in self.city.lines:
-            pts = lay.drawn_routes.get(ln.id) or lay.routes[ln.id]
             lg = self.group("line", g, id=f"line-{ln.id}", **{"data-line": ln.id})
-            self.stroke(lg, pts, self.styles[ln.id])
+            for pts in lay.line_paths(ln):
+                self.stroke(lg, pts, self.styles[ln.id])
 
     def stroke(self, parent, pts, st: LineStyle) -> None:
         """One line in its style: casing or outline, the stroke, a centre stripe."""

@@ -228,7 +228,7 @@ def batch_of(game: Any, states: Sequence[State]) -> Batch:
     from mapkit.engine.kernel import Batch
 
     t = game.tables
-    L, S = t.n_lines, t.n_stations
+    L, S = t.n_units, t.n_stations
     n = game.num_players()
     stations = np.arange(S, dtype=object)
     lines = range(L)
@@ -274,8 +274,8 @@ def outcomes_of(
             when = b.when[g, p].tolist()
             firsts = b.firsts[g, p].tolist()
             completed = {
-                t.line_ids[li]: (r, t.first[li] if firsts[li] else t.others[li])
-                for li, r in enumerate(when)
+                t.unit_ids[u]: (r, t.units[u].first if firsts[u] else t.units[u].others)
+                for u, r in enumerate(when)
                 if r
             }
             seats.append(
@@ -284,7 +284,7 @@ def outcomes_of(
                     scores[p],
                     rk[p],
                     completed,
-                    frozenset(t.line_ids[li] for li, f in enumerate(firsts) if f),
+                    frozenset(t.unit_ids[u] for u, f in enumerate(firsts) if f),
                     {
                         t.station_ids[s]: t.intersections[s]
                         for s in b.boxed[g, p].nonzero()[0].tolist()

@@ -122,21 +122,22 @@ def suggest(city: CityMap, difficulties: dict[str, float]) -> dict[str, tuple[in
     ``others`` keeps the map's printed overall others/first ratio (at least 1, at
     most ``first``). With no spread in difficulty the printed values stand.
     """
-    firsts = [ln.first for ln in city.lines]
+    units = city.units  # the lines, and a branching line's branches
+    firsts = [u.first for u in units]
     lo, hi = min(firsts), max(firsts)
     if lo == hi:
         lo, hi = FALLBACK_RANGE
-    ratio = sum(ln.others for ln in city.lines) / max(1, sum(firsts))
+    ratio = sum(u.others for u in units) / max(1, sum(firsts))
     ds = [d for d in difficulties.values() if not math.isnan(d)]
     out = {}
-    for ln in city.lines:
-        d = difficulties[ln.id]
+    for u in units:
+        d = difficulties[u.label]
         if not ds or max(ds) - min(ds) < 1e-9 or math.isnan(d):
-            out[ln.id] = (ln.first, ln.others)
+            out[u.label] = (u.first, u.others)
             continue
         first = round(lo + (hi - lo) * (d - min(ds)) / (max(ds) - min(ds)))
         others = min(first, max(1 if first else 0, round(first * ratio)))
-        out[ln.id] = (first, others)
+        out[u.label] = (first, others)
     return out
 
 
@@ -162,7 +163,7 @@ def tally_of(city: CityMap, outcomes: Sequence[GameOutcome]) -> Tally:
 
     n = len(outcomes[0].seats)
     G = len(outcomes)
-    line_index = {ln.id: i for i, ln in enumerate(city.lines)}
+    line_index = {u.label: i for i, u in enumerate(city.units)}
     station_index = {st.id: i for i, st in enumerate(city.stations)}
     L, S = len(line_index), len(station_index)
     scores = np.zeros((G, n), np.int64)
@@ -234,27 +235,27 @@ def report(tally: Tally, *, variant: str = "standard", seed: int | None = None) 
         )
     player_games = n * n_seats
     diffs = {}
-    for li, ln in enumerate(city.lines):
+    for li, ln in enumerate(city.units):
         rest = repeat(1.0, player_games - int(tally.done[li]))
         finish = tally.finish[li]
         done = (x for (r, rr), c in finish.items() for x in repeat(r / (rr + 1), c))
-        diffs[ln.id] = math.fsum(chain(done, rest)) / player_games
+        diffs[ln.label] = math.fsum(chain(done, rest)) / player_games
     suggested = suggest(city, diffs)
     lines = []
-    for li, ln in enumerate(city.lines):
+    for li, ln in enumerate(city.units):
         done = int(tally.done[li])
         lines.append(
             LineStats(
-                id=ln.id,
+                id=ln.label,
                 first=ln.first,
                 others=ln.others,
                 completion_rate=done / player_games,
                 mean_round=int(tally.done_rounds[li]) / done if done else None,
                 first_rate=int(tally.firsts[li]) / done if done else None,
                 points=int(tally.points[li]) / player_games,
-                difficulty=diffs[ln.id],
-                suggested_first=suggested[ln.id][0],
-                suggested_others=suggested[ln.id][1],
+                difficulty=diffs[ln.label],
+                suggested_first=suggested[ln.label][0],
+                suggested_others=suggested[ln.label][1],
             )
         )
     stations = [

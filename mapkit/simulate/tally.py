@@ -36,7 +36,7 @@ class Tally:
         self.engine = engine
         """The engine that played the games (``GameRunner.engine``; empty: not said)."""
         self.n = seats = len(bots)
-        L, S = len(city.lines), len(city.stations)
+        L, S = len(city.units), len(city.stations)
         self.games = 0
         self.scores = [Counter() for _ in range(seats)]  # type: list[Counter[int]]
         self.wins = [Counter() for _ in range(seats)]  # type: list[Counter[int]]
@@ -52,8 +52,8 @@ class Tally:
         """line -> {(completion round, game rounds): player-games}."""
         self.empty = np.zeros(S, np.int64)
         self.boxed = np.zeros(S, np.int64)
-        self.first = np.array([ln.first for ln in city.lines], np.int64)
-        self.others = np.array([ln.others for ln in city.lines], np.int64)
+        self.first = np.array([u.first for u in city.units], np.int64)
+        self.others = np.array([u.others for u in city.units], np.int64)
 
     def add(
         self,

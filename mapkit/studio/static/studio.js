@@ -27,7 +27,11 @@ const stations = () => S.doc.stations || (S.doc.stations = []);
 const lines = () => S.doc.lines || (S.doc.lines = []);
 const station = (id) => stations().find((s) => s.id === id);
 const line = (id) => lines().find((l) => l.id === id);
-const linesAt = (id) => lines().filter((l) => (l.stops || []).includes(id)).map((l) => l.id);
+// A branching line's stops run to the fork, its branches' on from there (rules-notes 23).
+const allStops = (l) => [...(l.stops || []), ...(l.branches || []).flatMap((b) => b.stops || [])];
+const paths = (l) => (l.branches || []).length
+  ? l.branches.map((b) => [...(l.stops || []), ...(b.stops || [])]) : [l.stops || []];
+const linesAt = (id) => lines().filter((l) => allStops(l).includes(id)).map((l) => l.id);
 
 function freeStationId() {
   const used = new Set(stations().map((s) => s.id));
@@ -47,12 +51,13 @@ const round = (v) => Math.round(v * 1000) / 1000;
 function neighbours(id) {
   const out = [];
   for (const l of lines()) {
-    const stops = l.stops || [];
-    const i = stops.indexOf(id);
-    if (i < 0) continue;
-    if (i > 0) out.push(stops[i - 1]);
-    if (i < stops.length - 1) out.push(stops[i + 1]);
-    else if (l.loop && stops.length > 2) out.push(stops[0]);
+    for (const stops of paths(l)) {
+      const i = stops.indexOf(id);
+      if (i < 0) continue;
+      if (i > 0) out.push(stops[i - 1]);
+      if (i < stops.length - 1) out.push(stops[i + 1]);
+      else if (l.loop && stops.length > 2) out.push(stops[0]);
+    }
   }
   return out.filter((n) => station(n)).map((n) => station(n));
 }
@@ -584,10 +589,12 @@ function drawOverlay() {
   const sel = S.sel;
   if (sel && sel.kind === "line" && line(sel.id)) {
     const l = line(sel.id);
-    const pts = (l.shape || [[l.depot?.x, l.depot?.y], ...l.stops.map((id) => [station(id)?.x, station(id)?.y])])
-      .filter((p) => p[0] !== undefined);
-    if (l.loop && !l.shape && l.stops.length > 2) pts.push([station(l.stops[0]).x, station(l.stops[0]).y]);
-    el("polyline", { class: "line-sel", points: pts.map((p) => p.join(",")).join(" "), "stroke-width": r * 1.6 }, g);
+    for (const stops of l.shape ? [l.stops] : paths(l)) {
+      const pts = (l.shape || [[l.depot?.x, l.depot?.y], ...stops.map((id) => [station(id)?.x, station(id)?.y])])
+        .filter((p) => p[0] !== undefined);
+      if (l.loop && !l.shape && l.stops.length > 2) pts.push([station(l.stops[0]).x, station(l.stops[0]).y]);
+      el("polyline", { class: "line-sel", points: pts.map((p) => p.join(",")).join(" "), "stroke-width": r * 1.6 }, g);
+    }
   }
   for (const l of lines()) {
     if (!l.depot) continue;
@@ -841,7 +848,10 @@ function renameStation(old, id) {
   if (station(id)) { status(`station id '${id}' is taken`); drawInspector(); return; }
   edit(() => {
     station(old).id = id;
-    for (const l of lines()) l.stops = l.stops.map((s) => (s === old ? id : s));
+    for (const l of lines()) {
+      l.stops = l.stops.map((s) => (s === old ? id : s));
+      for (const b of l.branches || []) b.stops = b.stops.map((s) => (s === old ? id : s));
+    }
   });
   S.sel = { kind: "station", id };
   drawPanels();
@@ -876,7 +886,8 @@ function drawLineList() {
     const li = h("li", { "data-testid": "line-item", "data-line-item": l.id, class: selected },
       h("span", { class: "swatch", style: { background: l.color } }), h("b", {}, l.id),
       l.name ? h("span", { class: "line-name" }, l.name) : null,
-      h("span", { class: "facts" }, `${l.stops.length} stops${l.loop ? ", loop" : ""} · `,
+      h("span", { class: "facts" },
+        `${allStops(l).length} stops${l.loop ? ", loop" : ""}${l.branches ? `, ${l.branches.length} branches` : ""} · `,
         h("span", { class: needs.length ? "needs" : "muted" },
           needs.length ? `set ${needs.join(" and ")}` : `${l.windows} windows · ${l.points.first}/${l.points.others}`)),
       h("span", { class: "order" },
@@ -957,6 +968,14 @@ function deleteSelection() {
       for (const l of lines()) {
         const first = l.stops[0];
         l.stops = l.stops.filter((s) => !gone.has(s));
+        for (const b of l.branches || []) b.stops = b.stops.filter((s) => !gone.has(s));
+        const kept = (l.branches || []).filter((b) => b.stops.length);
+        if (l.branches && kept.length < l.branches.length) {
+          // a branch with no stop left: the other one continues the line
+          l.stops = [...l.stops, ...kept.flatMap((b) => b.stops)];
+          delete l.branches;
+          delete l.branch_scoring;
+        }
         if (l.stops.length >= 2 && l.stops[0] !== first) autoDepot(l);
       }
       d.lines = lines().filter((l) => {

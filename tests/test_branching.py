@@ -1,0 +1,208 @@
+"""Branching lines (``"branches"``, rules-notes 23), worked by hand on map F.
+
+Map F:  Y: y1 y2 (the fork), then branch 1: p1 p2 (6/3) or branch 2: q1 (4/2); 4 windows.
+        Z: z1 p1 (5/3).
+A move on Y crosses the trunk from the wagon and, past the fork, the branch it names
+(``branch``: 1 or 2); the line is run via a branch when the trunk and that branch are marked.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mapkit.engine import Game, GameOptions, card_kind
+from mapkit.engine.actions import decode, describe
+from mapkit.engine.record import RecordError
+from mapkit.engine.testing import run
+from mapkit.mapfile import load_source
+from tests.test_kernel_agrees import agree_in_every_seating
+
+STATIONS = ["y1", "y2", "p1", "p2", "q1", "z1"]
+
+
+def _doc(scoring: str | None = None, **line_y) -> dict:
+    y = {
+        "id": "Y", "color": "#000000", "windows": 4, "points": {"first": 5, "others": 3},
+        "depot": {"x": -1, "y": 0}, "stops": ["y1", "y2"],
+        "branches": [
+            {"stops": ["p1", "p2"], "points": {"first": 6, "others": 3}},
+            {"stops": ["q1"], "points": {"first": 4, "others": 2}},
+        ],
+        **line_y,
+    }  # fmt: skip
+    if scoring:
+        y["branch_scoring"] = scoring
+    return {
+        "format": "mapkit-map/1",
+        "id": "fork",
+        "name": "Fork",
+        "stations": [{"id": s, "x": i, "y": 0} for i, s in enumerate(STATIONS)],
+        "lines": [
+            y,
+            {"id": "Z", "color": "#ffffff", "windows": 3, "points": {"first": 5, "others": 3},
+             "depot": {"x": -1, "y": 1}, "stops": ["z1", "p1"]},
+        ],
+    }  # fmt: skip
+
+
+FORK = load_source(json.dumps(_doc())).map
+EACH = load_source(json.dumps(_doc("each"))).map
+
+
+def marked(rep, p=0) -> set[str]:
+    t = rep.game.tables
+    return {t.station_ids[s] for s in range(t.n_stations) if rep.state.marked(p) >> s & 1}
+
+
+def test_the_model_has_a_trunk_two_paths_and_a_unit_per_branch() -> None:
+    y = FORK.line("Y")
+    assert y.stops == ("y1", "y2", "p1", "p2", "q1") and y.trunk == ("y1", "y2")
+    assert y.paths == (("y1", "y2", "p1", "p2"), ("y1", "y2", "q1"))
+    assert y.routes == ((0, 1, 2, 3), (0, 1, 4))
+    assert y.termini == ("p2", "q1")
+    assert [(u.label, u.positions, u.first, u.others) for u in FORK.units] == [
+        ("Y1", (0, 1, 2, 3), 6, 3), ("Y2", (0, 1, 4), 4, 2), ("Z", (0, 1), 5, 3),
+    ]  # fmt: skip
+    assert FORK.intersection_count("p1") == 2
+
+
+def test_a_move_past_the_fork_stays_on_its_branch() -> None:
+    # a 4 from the wagon into branch 2: y1 y2 q1, and the branch ends: 3 crosses, not 4
+    rep = run(FORK, [("4", [{"line": "Y", "branch": 2}])])
+    assert marked(rep) == {"y1", "y2", "q1"}
+    with pytest.raises(RecordError, match="more crosses than possible: 4 crosses on line Y"):
+        run(FORK, [("4", [{"line": "Y", "branch": 2, "crosses": 4}])])
+    # the default branch is 1: y1 y2 p1 p2
+    assert marked(run(FORK, [("4", [{"line": "Y"}])])) == {"y1", "y2", "p1", "p2"}
+
+
+def test_a_move_that_starts_past_a_full_trunk_picks_a_branch() -> None:
+    rounds = [("x2", [{"line": "Y"}]), ("3", [{"line": "Y", "branch": 1}])]
+    assert marked(run(FORK, rounds)) == {"y1", "y2", "p1", "p2"}
+    rounds[1] = ("3", [{"line": "Y", "branch": 2}])
+    assert marked(run(FORK, rounds)) == {"y1", "y2", "q1"}
+
+
+def test_best_scoring_pays_the_better_branch_once() -> None:
+    # round 1: 3 on branch 1 marks y1 y2 p1; round 2: 4 on branch 2 marks q1 (the branch
+    # ends): Y2 run (4); round 3: 5 on branch 1 marks p2: Y1 run (6), and the line pays its
+    # best, 6, not 10
+    rounds = [
+        ("3", [{"line": "Y", "branch": 1}]),
+        ("4", [{"line": "Y", "branch": 2}]),
+        ("5", [{"line": "Y", "branch": 1}]),
+    ]
+    rep = run(FORK, rounds)
+    assert marked(rep) == {"y1", "y2", "p1", "p2", "q1"}
+    b = rep.state.breakdown(0)
+    assert (b.completed, b.line_points, b.empty_stations) == ({"Y1": 6}, 6, 1)
+    assert rep.state.line_points(0) == 6
+    assert b.score == rep.state.score(0) == 6 - 1  # solo: z1 empty, one point
+    # after round 2 only branch 2 was run: 4 points
+    assert run(FORK, rounds[:2]).state.line_points(0) == 4
+    # each: both branches pay
+    each = run(EACH, rounds).state
+    assert each.breakdown(0).completed == {"Y1": 6, "Y2": 4} and each.line_points(0) == 10
+
+
+def test_the_race_is_per_branch() -> None:
+    # round 1: both seats y1 y2 p1. Round 2: seat 0 runs Y via branch 2 (q1; first: 4), seat 1
+    # runs Z (z1; first: 5). Round 3: seat 0 runs Z late (others: 3), seat 1 runs Y via
+    # branch 1 (p2; first of branch 1: 6). Round 4: seat 0 runs branch 1 late (others: 3 < 4:
+    # the line keeps paying 4); seat 1 has only a full line Z left: no cross.
+    y1, y2, z = {"line": "Y", "branch": 1}, {"line": "Y", "branch": 2}, {"line": "Z"}
+    rounds = [("3", [y1, y1]), ("4", [y2, z]), ("5", [z, y1]), ("6", [y1, z])]
+    state = run(FORK, rounds, players=2).state
+    assert state.breakdown(0).completed == {"Y2": 4, "Z": 3}
+    assert state.breakdown(1).completed == {"Y1": 6, "Z": 5}
+    assert [state.line_points(p) for p in (0, 1)] == [7, 11]
+
+
+def test_the_trunk_alone_is_one_listed_move_on_either_branch() -> None:
+    st = Game(FORK).new_initial_state(0)
+    st.apply_action(card_kind("3"))
+    moves = [decode(a) for a in st.legal_actions() if decode(a).line == 0]
+    # branch 1 with 0-3 crosses; branch 2 only where it marks other stops: y1 y2 q1
+    assert moves == [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3), (0, 1, 3)]
+    two = st.move_to_action({"line": "Y", "branch": 2, "crosses": 2})
+    assert decode(two) == (0, 0, 2)  # y1 y2 either way: listed as branch 1
+
+
+def test_records_name_the_branch_and_refuse_what_the_line_has_not() -> None:
+    game = Game(FORK)
+    st = game.new_initial_state(0)
+    st.apply_action(card_kind("4"))
+    a = st.move_to_action({"line": "Y", "branch": 2})
+    assert st.action_to_move(a) == {"line": "Y", "crosses": 3, "branch": 2}
+    assert describe(st.action_to_move(a)) == "Y/2 3"
+    with pytest.raises(RecordError, match="line Z has no branches"):
+        run(FORK, [("3", [{"line": "Z", "branch": 1}])])
+    with pytest.raises(RecordError, match="line Y branches: a move names its branch"):
+        run(FORK, [("3", [{"line": "Y", "direction": "backward"}])])
+    with pytest.raises(RecordError, match="branch is 1 or 2, not 3"):
+        run(FORK, [("3", [{"line": "Y", "branch": 3}])])
+
+
+@pytest.mark.parametrize(
+    ("extra", "pointer", "message"),
+    [
+        ({"loop": True}, "/lines/0/loop", "line 'Y' has branches and loop: a loop cannot fork"),
+        ({"both_ends": True}, "/lines/0/both_ends",
+         "line 'Y' has branches and both_ends: a branching line starts at its wagon only"),
+    ],
+)  # fmt: skip
+def test_a_branching_loop_or_two_ended_line_is_ref013(extra, pointer, message) -> None:
+    result = load_source(json.dumps(_doc(**extra), indent=2))
+    found = [(d.code, d.pointer, d.message) for d in result.diagnostics if d.code == "REF013"]
+    assert found == [("REF013", pointer, message)]
+
+
+def test_a_branch_that_comes_back_to_the_trunk_is_ref004() -> None:
+    doc = _doc()
+    doc["lines"][0]["branches"][1]["stops"] = ["y1"]
+    (d,) = load_source(json.dumps(doc, indent=2)).diagnostics
+    assert (d.code, d.pointer) == ("REF004", "/lines/0/branches/1/stops/0")
+    assert d.message == "line 'Y' visits station 'y1' twice"
+
+
+def test_branches_change_the_fingerprint() -> None:
+    from mapkit.mapfile.model import fingerprint
+
+    assert fingerprint(FORK) != fingerprint(EACH)
+
+
+def test_kernel_plays_the_checked_games_on_branching_lines() -> None:
+    for city in (FORK, EACH):
+        for players in (1, 2, 4):
+            for special in (False, True):
+                agree_in_every_seating(Game(city, GameOptions(players, special)), range(5))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31), st.integers(1, 3), st.sampled_from([FORK, EACH]))
+def test_a_move_never_enters_two_branches(seed: int, players: int, city) -> None:
+    """No move on Y marks stops of both branches, and every score is the sum of its parts."""
+    game = Game(city, players=players)
+    t = game.tables
+    ends = [set(b.stops) for b in city.line("Y").branches]
+    ids = {t.station_index[s]: s for s in t.station_ids}
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.deal()
+            continue
+        p = state.current_player()
+        before = state.marked(p)
+        state.apply_action(rng.choice(state.legal_actions()))
+        new = {ids[s] for s in range(t.n_stations) if (state.marked(p) & ~before) >> s & 1}
+        assert not (new & ends[0] and new & ends[1])
+    for p in range(players):
+        b = state.breakdown(p)
+        assert b.score == state.score(p)
+        assert b.line_points == state.line_points(p)
