@@ -206,3 +206,21 @@ def test_a_move_never_enters_two_branches(seed: int, players: int, city) -> None
         b = state.breakdown(p)
         assert b.score == state.score(p)
         assert b.line_points == state.line_points(p)
+
+
+def test_layout_refuses_a_branching_line_in_one_line(tmp_path) -> None:
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from mapkit.cli import app
+
+    gabel = Path(__file__).resolve().parent.parent / "examples" / "gabel.json"
+    out = tmp_path / "laid.json"
+    res = CliRunner().invoke(app, ["layout", str(gabel), "-o", str(out)])
+    assert res.exit_code == 1
+    assert res.stderr.strip().endswith(
+        "line A branches: mapkit layout does not lay out branching lines yet "
+        "(--wagons-only places their wagons); nothing written"
+    )
+    assert not out.exists()

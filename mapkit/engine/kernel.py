@@ -89,6 +89,8 @@ _GOLDEN = cython.declare(u64, 0x9E3779B97F4A7C15)
 _MIX1 = cython.declare(u64, 0xBF58476D1CE4E5B9)
 _MIX2 = cython.declare(u64, 0x94D049BB133111EB)
 
+Need = cython.struct(need=f64, empties=i64)
+"""What a route still needs: ``need`` cards (the evaluation's estimate), ``empties`` stops."""
 Scan = cython.struct(empties=i64, run=i64)
 """A route's empty stops: ``empties`` in all, ``run`` contiguous from the first one."""
 
@@ -918,34 +920,48 @@ def _line_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64, los
         return _branching_value(km, bp, mk, li, windows, lost)
     bonus: i64 = km.others[li] if lost else km.first[li]
     best: f64 = -1.0
-    empties: i64 = 0
-    need: f64
-    seg: i64
+    r: Need = Need(need=0.0, empties=0)
     d: i64
-    t: i64
     for d in range(km.nroutes[li]):
-        need = 0.0
-        seg = 0
-        empties = 0
-        for t in range(km.rlen[li, d]):
-            if mk[km.stops[li, km.route[li, d, t]]]:
-                if seg:
-                    need += bp.need[seg]
-                    seg = 0
-            else:
-                seg += 1
-                empties += 1
-        if seg:
-            need += bp.need[seg]
-        if best < 0 or need < best:
-            best = need
-    if empties == 0:
+        r = _route_need(km, bp, mk, li, d)
+        if best < 0 or r.need < best:
+            best = r.need
+    if r.empties == 0:
         return cython.cast(f64, bonus)
-    p: f64 = bp.beta_pow[cython.cast(i64, best)]
-    if best > windows:
-        p *= bp.over
     w: f64 = windows * bp.card
-    return bonus * p + bp.cap * (w if w < empties else empties)
+    return bonus * _chance(bp, best, windows) + bp.cap * (w if w < r.empties else r.empties)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _route_need(km: KernelMap, bp: BotParams, mk: V1, li: i64, d: i64) -> Need:
+    """The cards route ``d`` of line ``li`` still needs (each empty stretch between marked
+    stops its own, ``bp.need``) and its empty stops."""
+    need: f64 = 0.0
+    seg: i64 = 0
+    e: i64 = 0
+    t: i64
+    for t in range(km.rlen[li, d]):
+        if mk[km.stops[li, km.route[li, d, t]]]:
+            if seg:
+                need += bp.need[seg]
+                seg = 0
+        else:
+            seg += 1
+            e += 1
+    if seg:
+        need += bp.need[seg]
+    return Need(need=need, empties=e)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _chance(bp: BotParams, need: f64, windows: i64) -> f64:
+    """P(complete) of a route that needs ``need`` cards with ``windows`` windows left."""
+    p: f64 = bp.beta_pow[cython.cast(i64, need)]
+    if need > windows:
+        p *= bp.over
+    return p
 
 
 @cython.cfunc
@@ -956,34 +972,16 @@ def _branching_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64
     the windows left over the line's empty stops."""
     acc: f64 = 0.0
     v: f64
-    p: f64
-    need: f64
-    seg: i64
-    e: i64
+    r: Need
     u: i64
     d: i64
     t: i64
     for d in range(km.nroutes[li]):
         u = km.unit_base[li] + d
-        need = 0.0
-        seg = 0
-        e = 0
-        for t in range(km.rlen[li, d]):
-            if mk[km.stops[li, km.route[li, d, t]]]:
-                if seg:
-                    need += bp.need[seg]
-                    seg = 0
-            else:
-                seg += 1
-                e += 1
-        if seg:
-            need += bp.need[seg]
+        r = _route_need(km, bp, mk, li, d)
         v = cython.cast(f64, km.unit_others[u] if lost else km.unit_first[u])
-        if e:
-            p = bp.beta_pow[cython.cast(i64, need)]
-            if need > windows:
-                p *= bp.over
-            v *= p
+        if r.empties:
+            v *= _chance(bp, r.need, windows)
         if km.best[li]:
             if v > acc:
                 acc = v
