@@ -18,25 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def whole(city: str, jobs: int, seed: int) -> tuple[float, float, float]:
-    cmd = [sys.executable, "-m", "mapkit", "report", city, "-f", "json", "--seed", str(seed),
-           "--jobs", str(jobs)]  # fmt: skip
-    load = os.getloadavg()[0]
-    t = time.perf_counter()
-    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - t
-    if os.waitstatus_to_exitcode(status):
-        raise SystemExit(f"{' '.join(cmd)} failed: {child.stderr.read() if child.stderr else ''}")
-    return wall, usage.ru_utime + usage.ru_stime, load
+from bench_report import run  # the whole-process timing of `mapkit report`
+from bench_tune import control  # two processes against one on busy loops
 
 
 def in_process(city: str, jobs: int, seed: int) -> tuple[float, float]:
@@ -59,29 +45,6 @@ def in_process(city: str, jobs: int, seed: int) -> tuple[float, float]:
     return time.perf_counter() - t, cpu() - c
 
 
-def _burn(n: int) -> int:
-    s = 0
-    for i in range(n):
-        s += i * i
-    return s
-
-
-def control() -> float:
-    """Speed-up of two processes over one on four equal busy loops (2.0 on an idle machine)."""
-    from multiprocessing import get_context
-
-    n = 3_000_000
-    t = time.perf_counter()
-    for _ in range(4):
-        _burn(n)
-    one = time.perf_counter() - t
-    with get_context("fork").Pool(2) as pool:
-        t = time.perf_counter()
-        pool.map(_burn, [n] * 4, chunksize=1)
-        two = time.perf_counter() - t
-    return one / two
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--city", default="berlin")
@@ -95,7 +58,7 @@ def main() -> None:
         seed = int(time.time() * 1000) % 1_000_000
         walls = {}
         for jobs in (1, 2) if pair % 2 == 0 else (2, 1):
-            wall, cpu, load = whole(args.city, jobs, seed)
+            wall, cpu, load = run(args.city, jobs, seed)
             walls[jobs] = wall
             print(f"  whole process: report {args.city} --jobs {jobs} (seed {seed}, load "
                   f"{load:.2f}): wall {wall:.1f} s, cpu {cpu:.1f} s")  # fmt: skip
