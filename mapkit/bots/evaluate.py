@@ -22,6 +22,7 @@ import numpy as np
 
 from mapkit.bots.model import Compiled
 from mapkit.engine import kernel
+from mapkit.engine.scoring import paying_units
 
 
 @dataclass(frozen=True)
@@ -134,14 +135,13 @@ def final_score(cc: Compiled, v: View) -> float:
     """The score of a finished sheet as the view knows it (lost lines pay ``others``; a
     branching line its run branches, the best or each as the line says)."""
     t = cc.tables
-    paid = [0] * len(cc.line_ids)
-    for unit in t.units:
-        if all(v.marked >> t.stops[unit.line][j] & 1 for j in unit.positions):
-            pay = unit.others if v.lost >> unit.line & 1 else unit.first
-            line = t.city.lines[unit.line]
-            best = not line.branches or line.branch_scoring == "best"
-            paid[unit.line] = max(paid[unit.line], pay) if best else paid[unit.line] + pay
-    return sum(paid) + 2 * v.inter - v.pw * (cc.n - v.marked.bit_count())
+    completed = {
+        unit.label: unit.others if v.lost >> unit.line & 1 else unit.first
+        for unit in t.units
+        if all(v.marked >> t.stops[unit.line][j] & 1 for j in unit.positions)
+    }
+    pts = sum(paying_units(t.city, completed).values())
+    return pts + 2 * v.inter - v.pw * (cc.n - v.marked.bit_count())
 
 
 __all__ = [

@@ -4,9 +4,13 @@ in :mod:`mapkit.rating`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mapkit.rating import solo_band, solo_rating
 from mapkit.rulesets import VOLL_VERPLANT, Ruleset
+
+if TYPE_CHECKING:
+    from mapkit.mapfile.model import CityMap
 
 
 @dataclass(frozen=True)
@@ -52,4 +56,26 @@ def ranks(
     return [1 + sum(1 for other in keys if other < k) for k in keys]
 
 
-__all__ = ["Breakdown", "ranks", "solo_band", "solo_rating"]
+def paying_units(city: CityMap, completed: dict[str, int]) -> dict[str, int]:
+    """Of the completed scoring units (label: what it pays), those that pay: all of them, but
+    of a line that pays its best branch only (rules-notes 23) the best one (the first listed
+    on a tie). The kernel compiles the same rule (``kernel.completion_points``); the engine's
+    breakdowns and scores are held equal by tests/test_branching.py."""
+    out: dict[str, int] = {}
+    best: dict[int, str] = {}
+    for unit in city.units:
+        if unit.label not in completed:
+            continue
+        line = city.lines[unit.line]
+        if line.branches and line.branch_scoring == "best":
+            kept = best.get(unit.line)
+            if kept is not None and completed[kept] >= completed[unit.label]:
+                continue
+            if kept is not None:
+                del out[kept]
+            best[unit.line] = unit.label
+        out[unit.label] = completed[unit.label]
+    return out
+
+
+__all__ = ["Breakdown", "paying_units", "ranks", "solo_band", "solo_rating"]

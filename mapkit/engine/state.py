@@ -41,7 +41,7 @@ from mapkit.engine.kernel import (
     race_firsts,
     seed_key,
 )
-from mapkit.engine.scoring import Breakdown, ranks
+from mapkit.engine.scoring import Breakdown, paying_units, ranks
 from mapkit.engine.tables import KIND_BITS
 
 if TYPE_CHECKING:
@@ -281,13 +281,14 @@ class State:
     def breakdown(self, player: int) -> Breakdown:
         t = self._t
         done, firsts = self._done[player], self._firsts[player]
-        completed = {
-            unit.label: (unit.first if firsts >> u & 1 else unit.others)
-            for u, unit in enumerate(t.units)
-            if done >> u & 1
-        }
-        if any(ln.branches for ln in t.city.lines):
-            completed = _paid_units(t, completed)
+        completed = paying_units(
+            t.city,
+            {
+                unit.label: (unit.first if firsts >> u & 1 else unit.others)
+                for u, unit in enumerate(t.units)
+                if done >> u & 1
+            },
+        )
         return Breakdown(
             completed, self._inter[player], self.empty_stations(player), self._n,
             self._game.ruleset, self.all_lines_bonus(player),
@@ -710,23 +711,3 @@ class State:
             f"<State {self._game.city.id} round={self._round + (self._card >= 0)}"
             f" card={self.card_name()} player={self._cur}>"
         )
-
-
-def _paid_units(t: Any, completed: dict[str, int]) -> dict[str, int]:
-    """A breakdown's completed units as they pay: of a line that pays its best branch only
-    (rules-notes 23), the best one (the first listed on a tie)."""
-    out: dict[str, int] = {}
-    best: dict[int, str] = {}
-    for unit in t.units:
-        if unit.label not in completed:
-            continue
-        line = t.city.lines[unit.line]
-        if line.branches and line.branch_scoring == "best":
-            kept = best.get(unit.line)
-            if kept is not None and completed[kept] >= completed[unit.label]:
-                continue
-            if kept is not None:
-                del out[kept]
-            best[unit.line] = unit.label
-        out[unit.label] = completed[unit.label]
-    return out
