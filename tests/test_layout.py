@@ -244,7 +244,7 @@ def test_a_stretch_cut_at_a_bend_point_keeps_its_lines_and_turns() -> None:
         _doc([("a", 0, 0), ("b", 10, 2), ("c", 20, 2)], [("A", "#d62728", ["a", "b", "c"])])
     )
     net = build_network(city)
-    sub, legs, leg_of = subdivide(net, {0: (0, 1, 1)})
+    sub, legs, leg_of = subdivide(net, {0: ((0, 1), 1)})
     assert sub.ids[3] == "~bend-a-b" and sub.bends == {3: (0, 1)}
     assert [(s.u, s.v, s.lines) for s in sub.stretches] == [
         (0, 3, ("A",)),
@@ -268,10 +268,35 @@ def test_a_cut_takes_the_neighbouring_direction_on_the_drawn_side() -> None:
     net = build_network(city)
     direction = {0: 0, 1: 0}
     xy = [(0.0, 0.0), (10.0, 2.0), (20.0, 2.0)]
-    assert _split(net, direction, xy, 0, {}) == (0, 1, 1)  # east, then south-east into b
-    assert _split(net, direction, xy, 0, {}, wide=True) == (0, 2, 1)
+    assert _split(net, direction, xy, 0, {}) == ((0, 1), 1)  # east, then south-east into b
+    assert _split(net, direction, xy, 0, {}, wide=True) == ((0, 2), 1)
     up = [(0.0, 0.0), (10.0, -2.0), (20.0, -2.0)]
-    assert _split(net, direction, up, 0, {}) == (0, 7, 1)  # north-east on the other side
+    assert _split(net, direction, up, 0, {}) == ((0, 7), 1)  # north-east on the other side
+
+
+def test_a_jog_where_neither_end_may_turn() -> None:
+    """``engine._split``: where the bent leg would leave either end on a direction another
+    stretch takes there, both ends keep the direction and a short middle leg takes the
+    neighbouring one (two 135° bends); ``subdivide`` cuts it at two points, in order."""
+    from mapkit.layout.engine import _split
+    from mapkit.layout.network import Turn, subdivide
+    from mapkit.mapfile.model import build_map
+
+    city = build_map(
+        _doc(
+            [("a", 0, 0), ("b", 10, 2), ("c", 5, 5), ("d", 5, -3)],
+            [("A", "#d62728", ["c", "a", "b", "d"])],
+        )
+    )
+    net = build_network(city)
+    direction = {0: 1, 1: 0, 2: 5}  # a to c south-east, a to b east, b to d north-west
+    assert _split(net, direction, net.xy, 1, {}) == ((0, 1, 0), 1)
+    sub, legs, leg_of = subdivide(net, {1: ((0, 1, 0), 1)})
+    assert sub.ids[4:] == ["~bend-a-b-1", "~bend-a-b-2"] and sub.bends == {4: (0, 1), 5: (0, 1)}
+    assert [(s.u, s.v) for s in sub.stretches[3:]] == [(4, 5), (1, 5)]
+    assert sub.stretches[1].v == 4 and legs == {1: 0, 3: 1, 4: 4}
+    assert leg_of == {1: 1, 3: 1, 4: 1} and sub.least == {3: 1}
+    assert {Turn("A", 4, 1, 3), Turn("A", 5, 3, 4), Turn("A", 1, 4, 2)} <= set(sub.turns)
 
 
 def test_a_seed_gives_another_reproducible_drawing() -> None:

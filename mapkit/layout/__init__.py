@@ -90,7 +90,7 @@ def _seg_dist(p: Point, a: Point, b: Point) -> float:
     return dist(p, a, b)
 
 
-def _doglegs(net, xy: list[Point], stretches: set[int]) -> dict[tuple[int, int], Point]:
+def _doglegs(net, xy: list[Point], stretches: set[int]) -> dict[tuple[int, int], tuple[Point]]:
     """A bend point for each stretch the layout could not put on one direction: a straight
     run and a diagonal one meeting at 135°, on whichever side keeps farther from other
     stations. Keyed by the stretch's station pair."""
@@ -113,7 +113,7 @@ def _doglegs(net, xy: list[Point], stretches: set[int]) -> dict[tuple[int, int],
                 (min(_seg_dist(q, a, p), _seg_dist(q, p, b)) for q in others), default=math.inf
             )
 
-        out[(s.u, s.v)] = max(options, key=room)
+        out[(s.u, s.v)] = (max(options, key=room),)
     return out
 
 
@@ -189,8 +189,8 @@ def _drawn_doc(
     from mapkit.mapfile import writer
 
     off = drawn.placement.off_direction
-    keys = sorted(drawn.bends)
-    xy = drawn.xy + [drawn.bends[key] for key in keys]
+    keys = [key for key in sorted(drawn.bends) for _ in drawn.bends[key]]
+    xy = drawn.xy + [p for key in sorted(drawn.bends) for p in drawn.bends[key]]
     if pinned:
         k = drawn.scale_in
         n = len(net.ids)
@@ -199,7 +199,10 @@ def _drawn_doc(
         out = _exact(xy) or [(round(x, 9), round(y, 9)) for x, y in xy]
     n = len(net.ids)
     out, legs = out[:n], out[n:]
-    bends = _doglegs(net, out, set(off)) | dict(zip(keys, legs, strict=True))
+    cut: dict[tuple[int, int], tuple[Point, ...]] = {}
+    for key, p in zip(keys, legs, strict=True):
+        cut[key] = (*cut.get(key, ()), p)
+    bends = cut | _doglegs(net, out, set(off))
     base = city_doc(city) if doc is None else writer.normalize(doc)
     new_doc = {**base, "stations": [dict(s) for s in base["stations"]]}
     for st, (x, y) in zip(new_doc["stations"], out, strict=True):
@@ -216,9 +219,9 @@ def _drawn_doc(
             shape = [[ln["depot"]["x"], ln["depot"]["y"]]]
             for a, b in itertools.pairwise(stops):
                 shape.append([_num(v) for v in out[a]])
-                bend = bends.get((min(a, b), max(a, b)))
-                if bend is not None:
-                    shape.append([_num(v) for v in bend])
+                on = bends.get((min(a, b), max(a, b)), ())
+                for p in on if a < b else on[::-1]:
+                    shape.append([_num(v) for v in p])
             shape.append([_num(v) for v in out[stops[-1]]])
             ln["shape"] = shape
         lines.append(ln)

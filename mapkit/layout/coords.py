@@ -18,6 +18,7 @@ integer, so the optimal vertex has small denominators and is made exact afterwar
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from mapkit.layout.directions import add_choice, picked
@@ -39,7 +40,9 @@ SPACING_RATIO = (11, 4)
 approximation; validate's DES006 allows 3)."""
 RATIO_COST = 15.0
 SLACK_COST = 2000.0
-SEPARATION_COST = 500.0
+SEPARATION_COST = 5000.0
+"""A unit of clearance left unmet: above uneven spacing at its highest price
+(``engine.MAX_RATIO_COST``), so that spacing never wins over a station's room."""
 OVERFLOW_COST = 100.0
 MAX_ROUNDS = 40
 """Rounds of the lazy clearances (each solves the program again with what it found)."""
@@ -138,7 +141,7 @@ def solve_coordinates(
     deadline: float,
     separations: dict[tuple, Separation] | None = None,
     repair: Repair | None = None,
-    ratio_cost: float = RATIO_COST,
+    ratio_cost: float | Mapping[str, float] = RATIO_COST,
 ) -> Placement | None:
     """Coordinates for ``direction`` (stretch -> k), near ``targets``; None when the program
     has no solution in time. With ``repair``, the directions of ``repair.free`` are chosen
@@ -342,7 +345,7 @@ def _solve(
     scale: float,
     repair: Repair | None = None,
     time_limit: float = math.inf,
-    ratio_cost: float = RATIO_COST,
+    ratio_cost: float | Mapping[str, float] = RATIO_COST,
 ):
     p = Program()
     n = len(net.ids)
@@ -365,8 +368,7 @@ def _solve(
         for e, s in enumerate(net.stretches)
         if e not in frozen and e not in pick
     }
-    even = {e for e in slack_cols if e not in net.least}
-    _ratio_rows(p, net, direction, even, xs, ys, ratio_cost)
+    _ratio_rows(p, net, direction, set(slack_cols), xs, ys, ratio_cost)
     over = _box_rows(p, net, xs, ys, scale)
     moving = {n for e in pick for n in (net.stretches[e].u, net.stretches[e].v)}
     sep_slack, either = _separation_rows(p, net, seps, moving, xs, ys, scale, big_m)
@@ -455,32 +457,40 @@ def _run(net: Network, e: int, k: int, xs: list[int], ys: list[int]) -> dict[int
 
 def _ratio_rows(
     p: Program, net: Network, direction: dict[int, int], stretches: set[int],
-    xs: list[int], ys: list[int], cost: float = RATIO_COST,
+    xs: list[int], ys: list[int], cost: float | Mapping[str, float] = RATIO_COST,
 ) -> None:  # fmt: skip
     """Even spacing along each line: every stretch of a line at most ``SPACING_RATIO``
     times as long as its shortest (validate's DES006 allows 3), a priced slack beyond.
     Lengths as axis runs, a diagonal's counted as two thirds of its length, within 6 % of
-    the truth (integer coefficients keep the optimal vertex rational)."""
-    by_line: dict[str, list[int]] = {}
+    the truth (integer coefficients keep the optimal vertex rational); a stretch cut at a
+    bend point counts as the sum of its legs. ``cost``: the slack's price, or each
+    line's."""
+    legs: dict[tuple[int, int], list[int]] = {}
     for e in sorted(stretches):
-        for line in net.stretches[e].lines:
-            by_line.setdefault(line, []).append(e)
+        s = net.stretches[e]
+        cut = net.bends.get(s.u) or net.bends.get(s.v)
+        legs.setdefault(cut or (s.u, s.v), []).append(e)
+    by_line: dict[str, list[list[int]]] = {}
+    for group in legs.values():
+        for line in net.stretches[group[0]].lines:
+            by_line.setdefault(line, []).append(group)
     num, den = SPACING_RATIO
     for line in sorted(by_line):
-        es = by_line[line]
-        if len(es) < 2:
+        groups = by_line[line]
+        if len(groups) < 2:
             continue
         least = p.var(0.0)
-        excess = p.var(cost / UNIT)
-        for e in es:
-            run = _run(net, e, direction[e], xs, ys)
-            diag = all(DIRECTIONS[direction[e]])
-            # orthogonal: run >= least, den * run <= num * least (+ slack);
-            # diagonal: 3 run >= 2 least, 3 den * run <= 2 num * least (+ slack)
-            a = 3.0 if diag else 1.0
-            b = 2.0 if diag else 1.0
-            p.row({**{c: a * v for c, v in run.items()}, least: -b}, 0.0)
-            p.row({**{c: a * den * v for c, v in run.items()}, least: -b * num, excess: -1.0},
+        price = cost if isinstance(cost, float | int) else cost.get(line, RATIO_COST)
+        excess = p.var(price / UNIT)
+        for group in groups:
+            # twice the length: 2 run on an axis, 3 run on a diagonal (within 6 %)
+            length: dict[int, float] = {}
+            for e in group:
+                a = 3.0 if all(DIRECTIONS[direction[e]]) else 2.0
+                for c, v in _run(net, e, direction[e], xs, ys).items():
+                    length[c] = length.get(c, 0.0) + a * v
+            p.row({**length, least: -2.0}, 0.0)
+            p.row({**{c: den * v for c, v in length.items()}, least: -2.0 * num, excess: -1.0},
                   upper=0.0)  # fmt: skip
 
 

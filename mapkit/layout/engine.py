@@ -28,7 +28,7 @@ from mapkit.layout.coords import (
     solve_coordinates,
 )
 from mapkit.layout.directions import choose, crowded
-from mapkit.layout.network import Network, subdivide
+from mapkit.layout.network import Cut, Network, subdivide
 from mapkit.mapfile.model import CityMap
 
 Point = tuple[float, float]
@@ -44,9 +44,9 @@ MIN_SCALE = 2.2
 MAX_HOPS = 3
 MAX_REPAIRS = 2
 MAX_ATTEMPTS = 8
+"""The search's work: at most this many placements (then the best of them is kept)."""
 RATIO_STEP = 4.0
 """How much more even spacing is priced in each retry of a clean but uneven drawing."""
-"""The search's work: at most this many placements (then the best of them is kept)."""
 
 
 def _near(net: Network, stretches: set[int], hops: int) -> set[int]:
@@ -58,9 +58,16 @@ def _near(net: Network, stretches: set[int], hops: int) -> set[int]:
     return out
 
 
-MAX_BEND_ROUNDS = 4
-"""Rounds of cutting stretches into two legs (each round places the stations again)."""
+MAX_BEND_ROUNDS = 8
+"""Rounds of cutting stretches into two legs or pricing even spacing higher (each round
+places the stations again)."""
+MAX_RATIO_COST = RATIO_COST * RATIO_STEP**3
+"""Even spacing is priced up to this (the price of a stretch off its direction is
+``coords.SLACK_COST``: above it, lines bend at shape points rather than space unevenly)."""
 
+
+Bends = dict[tuple[int, int], tuple[Point, ...]]
+"""A cut stretch's bend points, by its stations (u, v), in order from u."""
 
 Leaving = dict[tuple[int, int], int]
 """(station, stretch) -> the direction (0..7) the stretch leaves the station in, where a
@@ -70,13 +77,15 @@ cut stretch leaves it on a leg's direction instead of its own."""
 def _split(
     net: Network, direction: dict[int, int], xy: list[Point], e: int, leave: Leaving,
     wide: bool = False,
-) -> tuple[int, int, int] | None:  # fmt: skip
-    """How to cut stretch ``e`` (drawn at ``xy`` off its direction) into two legs: the
-    direction of the leg from u, of the leg into v, and which leg is the short one. One leg
-    keeps the stretch's direction, the other takes the direction nearest the drawn one (a
-    neighbour: a 135° bend; two eighths off: 90°) at the end where the cyclic order of the
-    stretches there allows it (tried at v first); ``wide``: two eighths off (90°), for a
-    stretch whose legs a 135° bend could not close. None when neither end allows it."""
+) -> Cut | None:  # fmt: skip
+    """How to cut stretch ``e`` (drawn at ``xy`` off its direction) into legs (see
+    ``network.Cut``). One leg keeps the stretch's direction, the other takes the direction
+    nearest the drawn one (a neighbour: a 135° bend; two eighths off: 90°) at the end where
+    the cyclic order of the stretches there allows it (tried at v first); where neither end
+    allows it, a jog: both ends keep the direction and a middle leg takes the neighbouring
+    one (two 135° bends). ``wide``: two eighths off (90°), for a stretch whose legs a 135°
+    bend could not close (never a jog: two 90° bends read as a zigzag). None when no cut
+    keeps the order (a stretch leaving a station on the direction another one takes)."""
     s = net.stretches[e]
     k = direction[e]
     (ux, uy), (vx, vy) = xy[s.u], xy[s.v]
@@ -93,7 +102,12 @@ def _split(
         ):
             leave[(s.u, e)] = first
             leave[(s.v, e)] = back
-            return first, second, short
+            return (first, second), short
+    if _order_kept(net, direction, s.u, e, k, leave) and _order_kept(
+        net, direction, s.v, e, (k + 4) % 8, leave
+    ):
+        side = (1 if turn > 0 else -1) * (-1 if wide else 1)
+        return (k, (k + side) % 8, k), 1
     return None
 
 
@@ -121,9 +135,7 @@ def _order_kept(
     return now[i:] + now[:i] == was
 
 
-def printed_conflicts(
-    city: CityMap, xy: list[Point], bends: dict[tuple[int, int], Point] | None = None
-) -> int:
+def printed_conflicts(city: CityMap, xy: list[Point], bends: Bends | None = None) -> int:
     """How many problems validate's geometry layer finds between stations and lines (GEO001,
     GEO002, GEO007) once the stations of ``city`` are at ``xy``, on A4 and on Letter (the
     wagons are placed later, each at its first station meanwhile)."""
@@ -159,15 +171,16 @@ def printed_conflicts(
 
 
 def _shape(ln, where: dict[str, Point], index: dict[str, int],
-           bends: dict[tuple[int, int], Point]) -> tuple[Point, ...] | None:  # fmt: skip
+           bends: Bends) -> tuple[Point, ...] | None:  # fmt: skip
     """The line's shape with the bend points of its stretches (None: it has none)."""
     stops = list(ln.stops) + ([ln.stops[0]] if ln.loop else [])
     pts = [where[stops[0]], where[stops[0]]]
     found = False
     for a, b in itertools.pairwise(stops):
-        key = (min(index[a], index[b]), max(index[a], index[b]))
-        if key in bends:
-            pts.append(bends[key])
+        i, j = index[a], index[b]
+        on = bends.get((min(i, j), max(i, j)))
+        if on:
+            pts += on if i < j else on[::-1]
             found = True
         pts.append(where[b])
     return tuple(pts) if found else None
@@ -185,9 +198,9 @@ class Drawn:
     scale_in: float
     attempts: int
 
-    bends: dict[tuple[int, int], Point] = field(default_factory=dict)
-    """A bend point (a 135° turn between two legs on the eight directions) for each
-    stretch that could not take one direction, by its stations (u, v)."""
+    bends: Bends = field(default_factory=dict)
+    """The bend points (135° or 90° turns between legs on the eight directions) of each
+    stretch that could not take one direction, by its stations (u, v), from u."""
     conflicts: int = 0
     topology: int = 0
     """Topology violations against the input (``report.topology``)."""
@@ -268,6 +281,7 @@ class _Search:
         self.sharp = False
         self.seed = seed
         self.ratio_cost = RATIO_COST
+        self.lines = sorted({line for s in net.stretches for line in s.lines})
 
     def rescale(self, scale: float) -> None:
         """Aim at ``scale`` (mm a unit): the targets and the pinned stations grow to match."""
@@ -297,11 +311,11 @@ class _Search:
         drawn.conflicts = self.conflicts(placed)
         drawn.topology = self.topology(placed.xy)
         drawn.uneven = self.uneven(placed.xy)
-        if placed.off_direction:
+        self.drawings.append(drawn)
+        if placed.off_direction or drawn.uneven:
             bent = self.bent(placed, targets)
             if bent is not None and bent.score < drawn.score:
                 drawn = bent
-        self.drawings.append(drawn)
         if self.best is None or drawn.score < self.best.score:
             self.best = drawn
         if say:
@@ -344,25 +358,41 @@ class _Search:
 
     def bent(self, placed: Placement, targets: list[Point]) -> Drawn | None:
         """The drawing with every stretch ``placed`` could not keep on its direction cut in
-        two legs (a 135° or 90° bend at a shape point), placed again with the bend points as
-        points of their own: their legs keep clear of the stations and stretches around
-        them like any other. Stretches the new placement cannot keep on their direction are
-        cut too, for a few rounds. None when no cut keeps every station's order."""
+        legs (135° or 90° bends at shape points, see ``_split``), placed again with the bend
+        points as points of their own: their legs keep clear of the stations and stretches
+        around them like any other. Stretches the new placement cannot keep on their direction are
+        cut too, for a few rounds; a drawing with every stretch on its direction but uneven
+        spacing is placed again with even spacing priced higher (and what that pushes off
+        its direction cut too). The best drawing of the rounds (every round's is kept among
+        the search's drawings); None when no cut keeps every station's order."""
         net = self.net
         n = len(net.ids)
-        splits: dict[int, tuple[int, int, int]] = {}
+        splits: dict[int, Cut] = {}
         leave: Leaving = {}
         xy, off = placed.xy, set(placed.off_direction)
         wide: set[int] = set()
+        ratio = {line: self.ratio_cost for line in self.lines}
+        sub, legs, leg_of = subdivide(net, splits)
+        seps = placed.separations
+        best: Drawn | None = None
+        uneven = self.uneven_lines(xy)
         for _ in range(MAX_BEND_ROUNDS):
-            for e in sorted(off):
-                for key in [k for k in leave if k[1] == e]:
-                    del leave[key]
-                cut = _split(net, placed.direction, xy, e, leave, e in wide)
-                if cut is None:
-                    return None
-                splits[e] = cut
-            sub, legs, leg_of = subdivide(net, splits)
+            if off:
+                for e in sorted(off):
+                    for key in [k for k in leave if k[1] == e]:
+                        del leave[key]
+                    cut = _split(net, placed.direction, xy, e, leave, e in wide)
+                    if cut is None and e not in wide:
+                        wide.add(e)  # no 135° cut keeps the order: 90°, or a jog the other way
+                        cut = _split(net, placed.direction, xy, e, leave, True)
+                    if cut is None:
+                        return best
+                    splits[e] = cut
+                sub, legs, leg_of = subdivide(net, splits)
+                seps = None  # the points and stretches are numbered anew
+            else:
+                for line in uneven:
+                    ratio[line] = min(ratio[line] * RATIO_STEP, MAX_RATIO_COST)
             direction = {**placed.direction, **legs}
             more = [
                 ((targets[u][0] + targets[v][0]) / 2, (targets[u][1] + targets[v][1]) / 2)
@@ -370,33 +400,46 @@ class _Search:
             ]
             got = solve_coordinates(
                 sub, direction, list(targets) + more, self.fixed, set(self.frozen),
-                self.scale, self.deadline, ratio_cost=self.ratio_cost,
+                self.scale, self.deadline, seps, ratio_cost=ratio,
             )  # fmt: skip
             if got is None:
-                return None
+                return best
             bad = {leg_of[e] for e in got.off_direction if e in leg_of}
             if bad & wide:
-                return None  # a leg could not keep its direction, even at 90°
+                return best  # a leg could not keep its direction, even at 90°
             wide |= bad
             xy, off = got.xy[:n], set(got.off_direction) - set(leg_of) | bad
-            if not off:
+            seps = got.separations
+            result = Placement(xy, {e: 1.0 for e in off}, got.unmet, got.overflow, placed.direction)
+            bends: Bends = {}
+            for p in sorted(sub.bends):
+                bends[sub.bends[p]] = (*bends.get(sub.bends[p], ()), got.xy[p])
+            drawn = Drawn(xy, placed.direction, result, self.k * self.scale_k, self.attempts, bends)
+            drawn.conflicts = self.conflicts(result, bends)
+            drawn.topology = self.topology(xy)
+            uneven = self.uneven_lines(xy)
+            drawn.uneven = len(uneven)
+            self.drawings.append(drawn)
+            if best is None or drawn.score < best.score:
+                best = drawn
+            if not off and all(ratio[line] >= MAX_RATIO_COST for line in uneven):
                 break
-        result = Placement(xy, {e: 1.0 for e in off}, got.unmet, got.overflow, placed.direction)
-        bends = {sub.bends[p]: got.xy[p] for p in sub.bends}
-        drawn = Drawn(xy, placed.direction, result, self.k * self.scale_k, self.attempts, bends)
-        drawn.conflicts = self.conflicts(result, bends)
-        drawn.topology = self.topology(xy)
-        drawn.uneven = self.uneven(xy)
-        return drawn
+        return best
 
     def uneven(self, xy: list[Point]) -> int:
-        """Lines whose stop spacing is more uneven than validate's DES006 allows."""
+        """How many lines space their stops more unevenly than validate's DES006 allows."""
+        return len(self.uneven_lines(xy))
+
+    def uneven_lines(self, xy: list[Point]) -> list[str]:
+        """The lines whose stop spacing is more uneven than validate's DES006 allows."""
         gaps: dict[str, list[float]] = {}
         for s in self.net.stretches:
             d = math.dist(xy[s.u], xy[s.v])
             for line in s.lines:
                 gaps.setdefault(line, []).append(d)
-        return sum(1 for g in gaps.values() if min(g) <= 0 or max(g) / min(g) > MAX_SPACING_RATIO)
+        return sorted(
+            line for line, g in gaps.items() if min(g) <= 0 or max(g) / min(g) > MAX_SPACING_RATIO
+        )
 
     def topology(self, xy: list[Point]) -> int:
         from mapkit.layout.report import topology

@@ -118,49 +118,68 @@ def build_network(city: CityMap) -> Network:
     )
 
 
+Cut = tuple[tuple[int, ...], int]
+"""How a stretch is cut: the directions (0..7) of its legs in order from ``u`` to ``v``
+(two legs, one bend point; three, two), and which leg may be short."""
+
+
 def subdivide(
-    net: Network, splits: dict[int, tuple[int, int, int]]
+    net: Network, splits: dict[int, Cut]
 ) -> tuple[Network, dict[int, int], dict[int, int]]:
-    """``net`` with each stretch ``e`` of ``splits`` cut in two at a new bend point:
-    ``splits[e] = (k_first, k_second, short_leg)`` gives the direction of the leg from
-    ``u`` and of the leg into ``v`` (0..7) and which leg (0 or 1) may be short. Returns the
-    new network (the old stations keep their indices) and the directions of every stretch
-    its legs take (an unsplit stretch keeps its index, the second leg of a cut one is
-    appended), and each leg's stretch in ``net``."""
+    """``net`` with each stretch ``e`` of ``splits`` cut in legs at new bend points:
+    ``splits[e] = (directions, short_leg)`` gives the direction of each leg, travelled from
+    ``u`` to ``v``, and which leg may be short. Returns the new network (the old stations
+    keep their indices, the bend points follow in order of the stretches and from ``u``),
+    the directions of every stretch its legs take (an unsplit stretch keeps its index and
+    so does a cut one's first leg, the others are appended; a leg runs from the point
+    nearer ``u`` to the one nearer ``v``, but for the last, which runs from ``v``), and
+    each leg's stretch in ``net``."""
     ids, xy = list(net.ids), list(net.xy)
     stretches = list(net.stretches)
     lines_at = list(net.lines_at)
-    legs: dict[int, tuple[int, int]] = {}
+    legs: dict[int, list[int]] = {}
+    points: dict[int, list[int]] = {}
     bends: dict[int, tuple[int, int]] = {}
     least: dict[int, int] = {}
     direction: dict[int, int] = {}
     for e in sorted(splits):
         s = net.stretches[e]
-        k1, k2, short = splits[e]
-        p = len(ids)
-        ids.append(f"~bend-{net.ids[s.u]}-{net.ids[s.v]}")
+        dirs, short = splits[e]
         (ux, uy), (vx, vy) = net.xy[s.u], net.xy[s.v]
-        xy.append(((ux + vx) / 2, (uy + vy) / 2))
-        lines_at.append(s.lines)
-        bends[p] = (s.u, s.v)
-        stretches[e] = Stretch(s.u, p, s.lines)
-        direction[e] = k1
-        f = len(stretches)
-        stretches.append(Stretch(s.v, p, s.lines))
-        direction[f] = (k2 + 4) % 8
-        legs[e] = (e, f)
-        least[(e, f)[short]] = 1
+        pts = []
+        for j in range(1, len(dirs)):
+            p = len(ids)
+            tag = "" if len(dirs) == 2 else f"-{j}"
+            ids.append(f"~bend-{net.ids[s.u]}-{net.ids[s.v]}{tag}")
+            t = j / len(dirs)
+            xy.append((ux + (vx - ux) * t, uy + (vy - uy) * t))
+            lines_at.append(s.lines)
+            bends[p] = (s.u, s.v)
+            pts.append(p)
+        stretches[e] = Stretch(s.u, pts[0], s.lines)
+        direction[e] = dirs[0]
+        chain = [e]
+        for j in range(1, len(dirs) - 1):
+            direction[len(stretches)] = dirs[j]
+            chain.append(len(stretches))
+            stretches.append(Stretch(pts[j - 1], pts[j], s.lines))
+        direction[len(stretches)] = (dirs[-1] + 4) % 8
+        chain.append(len(stretches))
+        stretches.append(Stretch(s.v, pts[-1], s.lines))
+        legs[e], points[e] = chain, pts
+        least[chain[short]] = 1
     incident: list[list[int]] = [[] for _ in ids]
     for e, s in enumerate(stretches):
         incident[s.u].append(e)
         incident[s.v].append(e)
     turns = []
     for t in net.turns:
-        a = legs[t.a][0 if t.at == net.stretches[t.a].u else 1] if t.a in legs else t.a
-        b = legs[t.b][0 if t.at == net.stretches[t.b].u else 1] if t.b in legs else t.b
+        a = legs[t.a][0 if t.at == net.stretches[t.a].u else -1] if t.a in legs else t.a
+        b = legs[t.b][0 if t.at == net.stretches[t.b].u else -1] if t.b in legs else t.b
         turns.append(Turn(t.line, t.at, a, b))
-    for e, (f, g) in legs.items():
+    for e, chain in legs.items():
         for line in net.stretches[e].lines:
-            turns.append(Turn(line, len(net.ids) + sorted(splits).index(e), f, g))
+            for p, f, g in zip(points[e], chain, chain[1:], strict=False):
+                turns.append(Turn(line, p, f, g))
     out = Network(ids, xy, stretches, incident, turns, lines_at, bends, least)
-    return out, direction, {f: e for e, pair in legs.items() for f in pair}
+    return out, direction, {f: e for e, chain in legs.items() for f in chain}
