@@ -224,3 +224,39 @@ def test_layout_refuses_a_branching_line_in_one_line(tmp_path) -> None:
         "(--wagons-only places their wagons); nothing written"
     )
     assert not out.exists()
+
+
+def test_points_paid_per_branch_are_what_the_line_pays() -> None:
+    """Simulate's per-unit points paid count, of a line paying its best branch, that one only:
+    seat 0 ran Y1 late (3) and Y2 first (4), and Z first (5); seat 1 ran Y1 first (6) and Y2
+    late (2). Best: Y1 6 (seat 1), Y2 4 (seat 0), Z 5; each: Y1 3 + 6, Y2 4 + 2, Z 5."""
+    import numpy as np
+
+    from mapkit.simulate.tally import Tally
+
+    when = np.array([[[3, 2, 4], [2, 5, 0]]])
+    firsts = np.array([[[0, 1, 1], [1, 0, 0]]], np.int8)
+    stations = np.zeros((1, 2, len(STATIONS)), np.int8)
+    paid = {}
+    for city in (FORK, EACH):
+        tally = Tally(city, ("random", "random"))
+        tally.add(np.zeros((1, 2), np.int64), np.array([6]), when, firsts, stations, stations)
+        paid[city.line("Y").branch_scoring] = tally.points.tolist()
+    assert paid == {"best": [6, 4, 5], "each": [9, 6, 5]}
+
+
+def test_points_paid_sum_to_the_line_points_the_engine_scores() -> None:
+    from mapkit.simulate.runner import GameRunner, RunConfig
+
+    for city in (FORK, EACH):
+        cfg = RunConfig(("random", "greedy"), 40, seed=3, engine="checked")
+        runner = GameRunner(city, cfg)
+        tally, _ = runner.chunk(0, 40)
+        states = [runner.play_checked(s) for s in runner.seeds(0, 40)]
+        paid = [0] * len(city.units)
+        for state in states:
+            for p in range(2):
+                for label, v in state.breakdown(p).completed.items():
+                    paid[[u.label for u in city.units].index(label)] += v
+        assert tally.points.tolist() == paid
+        assert sum(paid) == sum(state.line_points(p) for state in states for p in range(2))
