@@ -126,7 +126,7 @@ def best_moves(ev: Evaluator, v: View, card: int, extra: float = 0.0) -> list[Sc
     is added per special station a move marks (the variant's bonus)."""
     index = ev.cc.route_index
     return [
-        (c.gain, index[c.line][c.direction] if c.line >= 0 else -1, c.crosses, c.station, c.marks)
+        (c.gain, index[c.line][c.route] if c.line >= 0 else -1, c.crosses, c.station, c.marks)
         for c in ev.candidates(v, card, extra)
     ]
 

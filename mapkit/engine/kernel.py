@@ -35,14 +35,7 @@ from typing import Any, NamedTuple
 import cython
 
 from mapkit.cards import CARD_EXPRESS, CARD_VALUE, FREE, N_KINDS, PLUS
-from mapkit.engine.actions import (
-    BACKWARD,
-    CROSSES_MASK,
-    LINE_SHIFT,
-    MAX_ROUTES,
-    ROUTE_MASK,
-    ROUTE_SHIFT,
-)
+from mapkit.engine.actions import CROSSES_MASK, LINE_SHIFT, MAX_ROUTES, ROUTE_MASK, ROUTE_SHIFT
 from mapkit.engine.seats import SEAT_SEED_STRIDE
 
 COMPILED: bool = cython.compiled
@@ -70,7 +63,6 @@ _LSH = cython.declare(i64, LINE_SHIFT)
 _RSH = cython.declare(i64, ROUTE_SHIFT)
 _KMASK = cython.declare(i64, CROSSES_MASK)
 _RMASK = cython.declare(i64, ROUTE_MASK)
-_BACK = cython.declare(i64, BACKWARD)
 _SEAT_STRIDE = cython.declare(i64, SEAT_SEED_STRIDE)
 _RANDOM = cython.declare(i64, RANDOM)
 _GREEDY = cython.declare(i64, GREEDY)
@@ -293,8 +285,9 @@ def kernel_map(t: Any) -> KernelMap:
     L, S = t.n_lines, t.n_stations
     maxn = max(len(st) for st in t.stops)
     stops = np.zeros((L, maxn), np.int64)
-    route = np.zeros((L, MAX_ROUTES, maxn), np.int64)
-    rlen = np.zeros((L, MAX_ROUTES), np.int64)
+    wide = max(len(r) for r in t.routes)  # routes of the line that has most
+    route = np.zeros((L, wide, maxn), np.int64)
+    rlen = np.zeros((L, wide), np.int64)
     occ: list[list[int]] = [[] for _ in range(S)]
     uocc: list[list[int]] = [[] for _ in range(S)]
     for li, st in enumerate(t.stops):
@@ -500,8 +493,10 @@ def scan_route(km: KernelMap, mk: V1, li: i64, d: i64, buf: V1) -> Scan:
 class Scratch:
     """Work arrays of one decision (allocated once per kernel)."""
 
-    bf: V1
+    bf: V1  # route scans: route 0's, the route being listed, an earlier one to compare
     bb: V1
+    bo: V1
+    keep: V1  # [crosses] is the listed route's move still unlike every earlier route's
     rank: V1
     ch: V1
     marks: V1
@@ -512,7 +507,7 @@ class Scratch:
     lost: V1
     base2: F1
     isfull2: V1
-    cd: F1  # candidates: gain, line (-1: free ride), direction, crosses, station
+    cd: F1  # candidates: gain, line (-1: free ride), route, crosses, station
     cl: V1
     cdr: V1
     ck: V1
@@ -534,7 +529,8 @@ class Scratch:
         def z(n: int) -> Any:
             return np.zeros(n, np.int64)
 
-        self.bf, self.bb, self.rank = z(maxn + 1), z(maxn + 1), np.full(maxn + 1, -1, np.int64)
+        self.bf, self.bb, self.bo = z(maxn + 1), z(maxn + 1), z(maxn + 1)
+        self.keep, self.rank = z(CROSSES_MASK + 1), np.full(maxn + 1, -1, np.int64)
         self.ch, self.marks, self.aff, self.seen = (
             z(MAX_ROUTES * (CROSSES_MASK + 1) + 2),
             z(maxn + 1),
@@ -552,7 +548,8 @@ class Scratch:
 @cython.cfunc
 @cython.exceptval(check=False)
 def _same_prefix(bf: V1, bb: V1, k: i64, rank: V1) -> cython.bint:
-    """Do the first ``k`` empties forward and backward mark the same stops?"""
+    """Do the first ``k`` empties of two routes (scanned into ``bf`` and ``bb``) mark the
+    same stops?"""
     i: i64
     r: i64
     for i in range(k):
@@ -569,31 +566,63 @@ def _same_prefix(bf: V1, bb: V1, k: i64, rank: V1) -> cython.bint:
 
 @cython.cfunc
 @cython.exceptval(check=False)
+def _entry_differs(b: Scan, o: Scan, bb: V1, bo: V1) -> cython.bint:
+    """Does an interchange on the route scanned into ``bb`` (``b``) box another stop than on
+    the route scanned into ``bo`` (``o``)? No empty stop: it boxes none."""
+    if b.empties == 0 or o.empties == 0:
+        return (b.empties == 0) != (o.empties == 0)
+    return bb[0] != bo[0]
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
 def _choices(km: KernelMap, mk: V1, li: i64, card: i64, sc: Scratch) -> i64:
     """The legal ``actions.choice(route, crosses)`` of a line card (``Tables.choices`` asks),
-    in ``legal_actions`` order, into ``sc.ch``; returns how many. A second route's move that
-    marks what the first route's move with as many crosses marks is listed once, as that."""
+    in ``legal_actions`` order, into ``sc.ch``; returns how many. Route 0's moves, then each
+    further route's that mark other stops than every earlier route's move with as many
+    crosses (one that marks the same is listed once, as the earliest route's)."""
     f: Scan = scan_route(km, mk, li, 0, sc.bf)
     b: Scan
+    o: Scan
+    d: i64
+    r: i64
     k: i64
+    n: i64 = 1
+    nr: i64 = km.nroutes[li]
+    sc.ch[0] = 0
     if card == _PLUS:
-        sc.ch[0] = 0
-        if km.nroutes[li] > 1 and f.empties:
-            scan_route(km, mk, li, 1, sc.bb)
-            if sc.bb[0] != sc.bf[0]:
-                sc.ch[1] = _BACK
-                return 2
-        return 1
+        for d in range(1, nr):
+            b = scan_route(km, mk, li, d, sc.bb)
+            if not _entry_differs(b, f, sc.bb, sc.bf):
+                continue
+            for r in range(1, d):
+                o = scan_route(km, mk, li, r, sc.bo)
+                if not _entry_differs(b, o, sc.bb, sc.bo):
+                    break
+            else:
+                sc.ch[n] = d << _RSH
+                n += 1
+        return n
     m: i64 = most_crosses(card, f.empties, f.run)
-    for k in range(m + 1):
+    for k in range(1, m + 1):
         sc.ch[k] = k
-    n: i64 = m + 1
-    if km.nroutes[li] > 1:
-        b = scan_route(km, mk, li, 1, sc.bb)
-        mb: i64 = most_crosses(card, b.empties, b.run)
+    n = m + 1
+    mb: i64
+    mo: i64
+    for d in range(1, nr):
+        b = scan_route(km, mk, li, d, sc.bb)
+        mb = most_crosses(card, b.empties, b.run)
         for k in range(1, mb + 1):
-            if k > m or not _same_prefix(sc.bf, sc.bb, k, sc.rank):
-                sc.ch[n] = _BACK | k
+            sc.keep[k] = k > m or not _same_prefix(sc.bf, sc.bb, k, sc.rank)
+        for r in range(1, d):
+            o = scan_route(km, mk, li, r, sc.bo)
+            mo = most_crosses(card, o.empties, o.run)
+            for k in range(1, mb + 1):
+                if sc.keep[k] and k <= mo and _same_prefix(sc.bo, sc.bb, k, sc.rank):
+                    sc.keep[k] = 0
+        for k in range(1, mb + 1):
+            if sc.keep[k]:
+                sc.ch[n] = d << _RSH | k
                 n += 1
     return n
 
@@ -601,18 +630,21 @@ def _choices(km: KernelMap, mk: V1, li: i64, card: i64, sc: Scratch) -> i64:
 @cython.cfunc
 @cython.exceptval(check=False)
 def _canonical(km: KernelMap, mk: V1, li: i64, d: i64, k: i64, card: i64, sc: Scratch) -> i64:
-    """A second-route move that marks what the first route's marks is that (``State.canonical``)."""
-    if not d:
+    """A later route's move that marks what an earlier route's marks is the earliest such
+    (``State.canonical``): what :func:`_choices` lists."""
+    if not d or (k == 0 and card != _PLUS):
         return li << _LSH | k
-    f: Scan = scan_route(km, mk, li, 0, sc.bf)
-    scan_route(km, mk, li, 1, sc.bb)
-    if card == _PLUS:
-        if f.empties == 0 or sc.bb[0] == sc.bf[0]:
-            return li << _LSH
-        return li << _LSH | _BACK
-    if k <= most_crosses(card, f.empties, f.run) and _same_prefix(sc.bf, sc.bb, k, sc.rank):
-        return li << _LSH | k
-    return li << _LSH | _BACK | k
+    b: Scan = scan_route(km, mk, li, d, sc.bb)
+    o: Scan
+    r: i64
+    for r in range(d):
+        o = scan_route(km, mk, li, r, sc.bo)
+        if card == _PLUS:
+            if not _entry_differs(b, o, sc.bb, sc.bo):
+                return li << _LSH | r << _RSH
+        elif k <= most_crosses(card, o.empties, o.run) and _same_prefix(sc.bo, sc.bb, k, sc.rank):
+            return li << _LSH | r << _RSH | k
+    return li << _LSH | d << _RSH | k
 
 
 def station_marks(km: KernelMap) -> Any:
@@ -641,14 +673,15 @@ def route_scan(km: KernelMap, mk: V1, li: int, d: int, sc: Scratch) -> RouteScan
 def line_choices(km: KernelMap, mk: V1, li: int, card: int, sc: Scratch) -> tuple[int, ...]:
     """The legal ``actions.choice(route, crosses)`` of a line card on line ``li`` (given a
     window), in the order ``State.legal_actions`` lists them: route 0 with 0..most crosses,
-    then the second route's moves that mark other stops than route 0's with as many crosses."""
+    then each further route's moves that mark other stops than every earlier route's with as
+    many crosses."""
     n: i64 = _choices(km, mk, li, card, sc)
     return tuple([int(sc.ch[i]) for i in range(n)])
 
 
 def canonical_move(km: KernelMap, mk: V1, li: int, d: int, k: int, card: int, sc: Scratch) -> int:
-    """A legal line move as listed: a second-route move that marks what route 0's move with
-    as many crosses marks is that move (``actions.line_move``)."""
+    """A legal line move as listed: a later route's move that marks what an earlier route's
+    move with as many crosses marks is the earliest such (``actions.line_move``)."""
     return int(_canonical(km, mk, li, d, k, card, sc))
 
 
@@ -665,7 +698,7 @@ class Sheets:
     win: V2  # [player, line] windows left
     wleft: V1  # [player]
     inter: V1  # [player] sum of interchange numbers
-    newly: V1  # [player] scoring units completed this round (bitmask; at most 52 units)
+    newly: V1  # [player] scoring units completed this round (bitmask: model.MAX_UNITS)
     done: V1  # [player] scoring units completed (bitmask)
     firsts: V2  # [player, unit]
     when: V2  # [player, unit] round of completion (1-based), 0 if none
@@ -761,7 +794,7 @@ def _mark(km: KernelMap, sh: Sheets, p: i64, s: i64) -> i64:
 def _play_line(
     km: KernelMap, sh: Sheets, p: i64, card: i64, li: i64, d: i64, k: i64, buf: V1
 ) -> i64:
-    """Play ``card`` on line ``li`` in direction ``d`` with ``k`` crosses (legal) on seat
+    """Play ``card`` on line ``li`` along its route ``d`` with ``k`` crosses (legal) on seat
     ``p``'s sheet; returns the special stations marked (extra actions earned)."""
     sh.win[p, li] -= 1
     sh.wleft[p] -= 1
@@ -1158,7 +1191,7 @@ class Candidate(NamedTuple):
     gain: float
     line: int
     """-1: a free ride."""
-    direction: int
+    route: int
     crosses: int
     station: int
     """The boxed or free-ride station, -1 if none."""
