@@ -505,8 +505,10 @@ class Scratch:
     base: F1
     isfull: V1
     lost: V1
+    allf: F1  # [line] its chance of meeting the all-lines bonus's condition (_all_lines_factor)
     base2: F1
     isfull2: V1
+    allf2: F1
     cd: F1  # candidates: gain, line (-1: free ride), route, crosses, station
     cl: V1
     cdr: V1
@@ -537,8 +539,8 @@ class Scratch:
             z(L),
             z(S),
         )
-        self.base, self.isfull, self.lost = np.zeros(L), z(L), z(L)
-        self.base2, self.isfull2 = np.zeros(L), z(L)
+        self.base, self.isfull, self.lost, self.allf = np.zeros(L), z(L), z(L), np.zeros(L)
+        self.base2, self.isfull2, self.allf2 = np.zeros(L), z(L), np.zeros(L)
         self.cd, self.cl, self.cdr, self.ck, self.cs = np.zeros(C), z(C), z(C), z(C), z(C)
         self.order = z(C)
         self.top_cd, self.top_cl, self.top_cdr = np.zeros(C), z(C), z(C)
@@ -1032,12 +1034,67 @@ def _branching_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64
 
 @cython.cfunc
 @cython.exceptval(check=False)
+def _all_lines_factor(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64) -> f64:
+    """Line ``li``'s chance of meeting the all-lines bonus's condition (rules-notes 22) as the
+    bots see it: 1 once it has a cross (``every_line_has_cross``) or is complete, by any route
+    (``every_line_completed``); else the chance that one of its windows left brings a cross,
+    each as likely as a card that one stretch needs (:func:`_chance`), or the chance of the
+    cards its likeliest route needs."""
+    t: i64
+    d: i64
+    if km.all_cond == 1:
+        for t in range(km.nst[li]):
+            if mk[km.stops[li, t]]:
+                return 1.0
+        q: f64 = 1.0 - _chance(bp, 1.0, windows)
+        miss: f64 = q
+        _w: i64
+        for _w in range(1, windows):
+            miss *= q
+        return 1.0 - miss
+    best: f64 = 0.0
+    p: f64
+    r: Need
+    for d in range(km.nroutes[li]):
+        r = _route_need(km, bp, mk, li, d)
+        if r.empties == 0:
+            return 1.0
+        p = _chance(bp, r.need, windows)
+        if p > best:
+            best = p
+    return best
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _all_lines_change(
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, li: i64, aff: V1, isfull: V1, allf: F1
+) -> f64:
+    """The change of the chance of meeting the all-lines bonus's condition (the product of
+    every line's :func:`_all_lines_factor`) by a move that touches the lines in ``aff`` and
+    fills a window of ``li`` (-1: none); ``allf``: the factors before it."""
+    before: f64 = 1.0
+    after: f64 = 1.0
+    lj: i64
+    for lj in range(km.n_lines):
+        before *= allf[lj]
+        if aff[lj] and not isfull[lj]:
+            after *= _all_lines_factor(km, bp, mk, lj, win[lj] - (1 if lj == li else 0))
+        else:
+            after *= allf[lj]
+    return after - before
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
 def _gain(
     km: KernelMap, bp: BotParams, mk: V1, win: V1, li: i64, marks: V1, nm: i64, bonus: f64,
-    pw: f64, base: F1, isfull: V1, lost: V1, aff: V1,
+    pw: f64, base: F1, isfull: V1, lost: V1, aff: V1, allb: f64, allf: F1,
 ) -> f64:  # fmt: skip
     """The evaluation's change by a move whose ``marks[:nm]`` are set in ``mk`` and that fills
-    a window of line ``li`` (-1: none): only the lines it touches are re-valued."""
+    a window of line ``li`` (-1: none): only the lines it touches are re-valued; with the
+    all-lines bonus open (``allb`` points), plus ``allb`` times the change of the chance of
+    meeting its condition."""
     d: f64 = pw * nm + bonus
     i: i64
     o: i64
@@ -1049,6 +1106,8 @@ def _gain(
             aff[km.occ_line[o]] = 1
     if li >= 0:
         aff[li] = 1
+    if allb > 0.0:
+        d += allb * _all_lines_change(km, bp, mk, win, li, aff, isfull, allf)
     for lj in range(km.n_lines):
         if not aff[lj]:
             continue
@@ -1065,9 +1124,11 @@ def _gain(
 @cython.cfunc
 @cython.exceptval(check=False)
 def _bases(
-    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, base: F1, isfull: V1
-) -> cython.void:
-    """Every line's value before a move (``isfull``: completed, no value)."""
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, base: F1, isfull: V1, allb: f64,
+    allf: F1,
+) -> cython.void:  # fmt: skip
+    """Every line's value before a move (``isfull``: completed, no value) and, with the
+    all-lines bonus open (``allb`` points), its :func:`_all_lines_factor` into ``allf``."""
     li: i64
     j: i64
     full: cython.bint
@@ -1078,6 +1139,8 @@ def _bases(
                 full = False
                 break
         isfull[li] = full
+        if allb > 0.0:
+            allf[li] = 1.0 if full else _all_lines_factor(km, bp, mk, li, win[li])
         if full:
             base[li] = 0.0
             continue
@@ -1099,10 +1162,11 @@ def _candidate(sc: Scratch, n: i64, gain: f64, li: i64, d: i64, k: i64, s: i64) 
 @cython.exceptval(check=False)
 def _candidates(
     km: KernelMap, bp: BotParams, mk: V1, win: V1, card: i64, pw: f64, base: F1, isfull: V1,
-    lost: V1, extra: f64, sc: Scratch,
+    lost: V1, extra: f64, allb: f64, allf: F1, sc: Scratch,
 ) -> i64:  # fmt: skip
     """Greedy's candidates in its order, with their gains (plus ``extra`` per
-    special station marked: the variant's bonus of ``GreedyBot.scored``). Line cards: the full
+    special station marked: the variant's bonus of ``GreedyBot.scored``; ``allb``, ``allf``:
+    the all-lines bonus still open and the lines' factors, :func:`_gain`). Line cards: the full
     run (or the interchange) on every route of every line with a window; a free ride: the
     first empty stop and every isolated empty stop of each open line's routes, then none."""
     L: i64 = km.n_lines
@@ -1149,7 +1213,10 @@ def _candidates(
                     sc.seen[s] = 1
                     sc.marks[0] = s
                     mk[s] = 1
-                    g = _gain(km, bp, mk, win, -1, sc.marks, 1, 0.0, pw, base, isfull, lost, sc.aff)
+                    g = _gain(
+                        km, bp, mk, win, -1, sc.marks, 1, 0.0, pw, base, isfull, lost, sc.aff,
+                        allb, allf,
+                    )  # fmt: skip
                     mk[s] = 0
                     if extra:
                         g += extra * km.special[s]
@@ -1176,7 +1243,10 @@ def _candidates(
                 sc.marks[i] = km.stops[li, sc.bf[i]]
                 mk[sc.marks[i]] = 1
                 nsp += km.special[sc.marks[i]]
-            g = _gain(km, bp, mk, win, li, sc.marks, k, bonus, pw, base, isfull, lost, sc.aff)
+            g = _gain(
+                km, bp, mk, win, li, sc.marks, k, bonus, pw, base, isfull, lost, sc.aff, allb,
+                allf,
+            )  # fmt: skip
             for i in range(k):
                 mk[sc.marks[i]] = 0
             if extra:
@@ -1200,15 +1270,18 @@ class Candidate(NamedTuple):
 
 
 def candidates(
-    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, pw: float, card: int,
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, pw: float, allb: float, card: int,
     extra: float, sc: Scratch,
 ) -> list[Candidate]:  # fmt: skip
     """Greedy's candidates for one sheet (``mk`` marked stations, ``win`` windows left, ``lost``
-    lines whose ``first`` bonus is gone, ``pw`` the weight of an empty station), in greedy's
-    order, with their gains (``extra`` per special station marked): the evaluation the Python
-    bots (greedy, lookahead, the clairvoyant beam) read."""
-    _bases(km, bp, mk, win, lost, sc.base, sc.isfull)
-    n: i64 = _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, lost, extra, sc)
+    lines whose ``first`` bonus is gone, ``pw`` the weight of an empty station, ``allb`` the
+    all-lines bonus points still open), in greedy's order, with their gains (``extra`` per
+    special station marked): the evaluation the Python bots (greedy, lookahead, the
+    clairvoyant beam) read."""
+    _bases(km, bp, mk, win, lost, sc.base, sc.isfull, allb, sc.allf)
+    n: i64 = _candidates(
+        km, bp, mk, win, card, pw, sc.base, sc.isfull, lost, extra, allb, sc.allf, sc
+    )
     out = []
     i: i64
     j: i64
@@ -1227,11 +1300,14 @@ def candidates(
 
 
 def best_gain(
-    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, pw: float, card: int, sc: Scratch
-) -> float:
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, pw: float, allb: float, card: int,
+    sc: Scratch,
+) -> float:  # fmt: skip
     """The best of greedy's gains on one sheet for ``card`` (the lookahead's next-card term)."""
-    _bases(km, bp, mk, win, lost, sc.base, sc.isfull)
-    n: i64 = _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, lost, 0.0, sc)
+    _bases(km, bp, mk, win, lost, sc.base, sc.isfull, allb, sc.allf)
+    n: i64 = _candidates(
+        km, bp, mk, win, card, pw, sc.base, sc.isfull, lost, 0.0, allb, sc.allf, sc
+    )
     g: f64 = sc.cd[0]
     q: i64
     for q in range(1, n):
@@ -1244,6 +1320,27 @@ def line_value(km: KernelMap, bp: BotParams, mk: V1, li: int, windows: int, lost
     """The evaluation of an open line: its bonus (``others`` when ``lost``) · P(complete) +
     worth of its windows left."""
     return _line_value(km, bp, mk, li, windows, lost)
+
+
+def all_lines_value(km: KernelMap, bp: BotParams, mk: V1, win: V1, allb: float) -> float:
+    """The evaluation's all-lines term: the bonus still open (``allb`` points) times the chance
+    of meeting its condition, the product of every line's :func:`_all_lines_factor`."""
+    if allb <= 0.0:
+        return 0.0
+    p: f64 = 1.0
+    li: i64
+    for li in range(km.n_lines):
+        p *= _all_lines_factor(km, bp, mk, li, win[li])
+    return allb * p
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _all_lines_open(km: KernelMap, sh: Sheets, p: i64) -> f64:
+    """The all-lines bonus points seat ``p`` can still score (``State.all_lines_open``)."""
+    if not km.all_cond or sh.bonus[p] >= 0:
+        return 0.0
+    return km.all_first if race_firsts(sh.players, 1, sh.bonus_taken) else km.all_others
 
 
 @cython.cfunc
@@ -1277,10 +1374,13 @@ def _evaluated(
     mk: V1 = sh.mk[p]
     win: V1 = sh.win[p]
     pw: f64 = sh.weight
+    allb: f64 = _all_lines_open(km, sh, p)
     _lost(km, sh, p, sc.lost)
-    _bases(km, bp, mk, win, sc.lost, sc.base, sc.isfull)
+    _bases(km, bp, mk, win, sc.lost, sc.base, sc.isfull, allb, sc.allf)
     extra: f64 = bp.extra if special else 0.0
-    return _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, sc.lost, extra, sc)
+    return _candidates(
+        km, bp, mk, win, card, pw, sc.base, sc.isfull, sc.lost, extra, allb, sc.allf, sc
+    )
 
 
 @cython.cfunc
@@ -1351,6 +1451,7 @@ def _lookahead_move(
     mk: V1 = sh.mk[p]
     win: V1 = sh.win[p]
     pw: f64 = sh.weight
+    allb: f64 = _all_lines_open(km, sh, p)
     n: i64 = _evaluated(km, bp, sh, p, card, special, sc)
     if n == 1 or is_extra:
         return _greedy_pick(km, bp, mk, n, card, mt, sc)
@@ -1406,12 +1507,15 @@ def _lookahead_move(
         for lj in range(km.n_lines):
             left += win[lj]
         if left:
-            _bases(km, bp, mk, win, sc.lost, sc.base2, sc.isfull2)
+            _bases(km, bp, mk, win, sc.lost, sc.base2, sc.isfull2, allb, sc.allf2)
             for c in range(_N_KINDS):
                 cnt = sh.deck[c] if six else sh.counts[c]
                 if not cnt:
                     continue
-                m2 = _candidates(km, bp, mk, win, c, pw, sc.base2, sc.isfull2, sc.lost, 0.0, sc)
+                m2 = _candidates(
+                    km, bp, mk, win, c, pw, sc.base2, sc.isfull2, sc.lost, 0.0, allb, sc.allf2,
+                    sc,
+                )  # fmt: skip
                 g = sc.cd[0]
                 for q in range(1, m2):
                     if sc.cd[q] > g:

@@ -666,6 +666,15 @@ class State:
                 self._lpts[p] += self._bonus[p]
         self._bonus_taken |= now
 
+    def all_lines_open(self, player: int) -> int:
+        """The all-lines bonus points ``player`` can still score: ``first``, ``others`` once
+        someone met it in an earlier round (``kernel.race_firsts``), 0 once met or without
+        one (what the bots aim for)."""
+        cond, first, others = self._t.all_lines
+        if not cond or self._bonus[player] >= 0:
+            return 0
+        return first if race_firsts(self._n, 1, self._bonus_taken) else others
+
     def all_lines_bonus(self, player: int) -> int:
         """The all-lines bonus points ``player`` has scored (0 while not met, or without one)."""
         return max(self._bonus[player], 0)
