@@ -462,8 +462,11 @@ def test_a_fork_is_drawn_undone_redone_saved_and_removed(studio, tmp_path):
     x3, y3 = centre(page, '[data-handle="s3"]')
     unit = (x3 - x2) / 2  # pixels per map unit
     page.mouse.click(x3, y3 + 2 * unit)  # empty space: a new station s5 at (4, 2)
+    settle(page)  # the server's answer says its counts in the status line: wait for it
+    steps = page.evaluate("S.undo.length")
     page.mouse.click(*centre(page, '[data-handle="s2"]'))  # on the line: refused, no edit
     assert "a branch never comes back to its line" in tid(page, "status").inner_text()
+    assert page.evaluate("S.undo.length") == steps
     page.mouse.click(x3 + 2 * unit, y3 + 2 * unit)  # s6 at (6, 2), east of s5
     page.keyboard.press("Enter")
     settle(page)
