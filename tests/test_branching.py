@@ -422,3 +422,114 @@ def test_a_map_past_the_scoring_units_the_kernel_holds_is_ref013() -> None:
         "line 'P' takes the map to 64 scoring units (a line, or each branch of a branching "
         "line): the rules engine plays at most 63",
     )]  # fmt: skip
+
+
+def _drawn_tags(svg: str) -> dict[str, tuple[str, str, object]]:
+    """Per branch tag on a sheet: (its terminus, its text, its ink as a shapely box)."""
+    from shapely import box
+
+    from tests.test_render_common import parse, with_class
+
+    out = {}
+    for g in with_class(parse(svg), "branch-tag"):
+        r = next(iter(g))
+        x, y, w, h = (float(r.get(k)) for k in ("x", "y", "width", "height"))
+        e = float(r.get("stroke-width")) / 2
+        out[g.get("data-unit")] = (
+            g.get("data-station"),
+            "".join(g.itertext()),
+            box(x - e, y - e, x + w + e, y + h + e),
+        )
+    return out
+
+
+def _clearances(city, lay, ink) -> dict[str, float]:
+    """Paper between a tag's ink and the nearest printed mark of each kind, as drawn."""
+    from shapely import LineString, Point, box
+
+    from mapkit.sheet import station_reach
+
+    m = lay.metrics
+    reach = station_reach(city, m, arrows=False)
+    e = m.wagon_stroke / 2
+    return {
+        "station": min(ink.distance(Point(c).buffer(reach[s])) for s, c in lay.stations.items()),
+        "line": min(
+            ink.distance(LineString(p).buffer(m.line_w / 2 + m.casing / 2))
+            for ln in city.lines
+            for p in lay.line_paths(ln)
+        ),
+        "wagon": min(
+            ink.distance(box(w.rect.x - e, w.rect.y - e, w.rect.right + e, w.rect.bottom + e))
+            for w in lay.wagons.values()
+        ),
+    }
+
+
+def test_the_sheet_tags_each_branch_end_with_its_panel_row_clear_of_every_mark() -> None:
+    """Gabel's A forks at s4: A1 ends at s7 (top row, special), A2 at s10 (bottom row).
+    Straight on past either end leaves the map area, so each tag turns 45 degrees to the east
+    of its terminus, ``near_line`` (0.6 mm) of paper from the terminus's star or halo."""
+    from pathlib import Path
+
+    from shapely import Point, box
+
+    from mapkit.mapfile import load_map
+    from mapkit.render.svg import sheet_svg
+
+    city = load_map(Path(__file__).resolve().parent.parent / "examples" / "gabel.json")
+    for grayscale in (False, True):
+        res = sheet_svg(city, grayscale=grayscale, labels=True)
+        lay, m = res.layout, res.layout.metrics
+        tags = _drawn_tags(res.svg)
+        assert {u: (s, t) for u, (s, t, _) in tags.items()} == {
+            "A1": ("s7", "A1"), "A2": ("s10", "A2"),
+        }  # fmt: skip
+        assert [r.line_id for r in lay.panel_rows][:2] == ["A1", "A2"]  # the rows they name
+        for unit, (end, _, ink) in tags.items():
+            room = _clearances(city, lay, ink)
+            # the SVG's coordinates have two decimals: 0.005 mm either way
+            assert min(room.values()) >= m.near_line - 0.01, (unit, room)
+            assert room["station"] == pytest.approx(m.near_line, abs=0.01)
+            cx, cy = ink.centroid.x, ink.centroid.y
+            sx, sy = lay.stations[end]
+            assert cx > sx and cy == pytest.approx(sy, abs=0.01)  # east of its terminus
+            nearest = min(lay.stations, key=lambda s: ink.distance(Point(*lay.stations[s])))
+            assert nearest == end
+            area = lay.map_area
+            assert box(area.x, area.y, area.right, area.bottom).contains(ink)
+        # station names are placed around the tags
+        names = [box(b.x, b.y, b.right, b.bottom) for b in (lb.box for lb in res.labels.labels)]
+        assert all(not ink.intersects(b) for _, _, ink in tags.values() for b in names)
+
+
+def test_every_branch_of_a_line_gets_a_tag() -> None:
+    """Three branches from one fork (the model and renderer loop over branches, any number)."""
+    from mapkit.mapfile.model import build_map
+    from mapkit.render.svg import sheet_svg
+
+    doc = _doc()
+    doc["stations"].append({"id": "r1", "x": 2, "y": 2})
+    doc["lines"][0]["branches"].append({"stops": ["r1"]})
+    doc["lines"][0]["windows"] = 3
+    city = build_map(doc)
+    tags = _drawn_tags(sheet_svg(city).svg)
+    assert {u: s for u, (s, _, _) in tags.items()} == {"Y1": "p2", "Y2": "q1", "Y3": "r1"}
+    inks = [ink for _, _, ink in tags.values()]
+    assert all(not a.intersects(b) for i, a in enumerate(inks) for b in inks[i + 1 :])
+
+
+def test_a_special_terminus_shows_its_halo_over_its_star() -> None:
+    """Gabel's s7 (A1's end) is special: the star is drawn first and the halo over it, and
+    the star's points (2.3 mm beyond the circle) reach past the halo (1.25 mm)."""
+    from pathlib import Path
+
+    from mapkit.mapfile import load_map
+    from mapkit.render.svg import sheet_svg
+    from tests.test_render_common import parse
+
+    city = load_map(Path(__file__).resolve().parent.parent / "examples" / "gabel.json")
+    decor = parse(sheet_svg(city).svg).find(".//*[@id='station-decor']")
+    kinds = [(el.get("class"), el.get("data-line")) for el in decor]
+    # s7 is the first station with a mark around it (stations in map order): star, then halo
+    assert kinds[:2] == [("special-mark", None), ("terminus-mark", "A")]
