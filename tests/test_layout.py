@@ -338,3 +338,73 @@ def test_a_time_limit_that_stops_the_search_is_said() -> None:
         assert "time limit" in str(exc)
         return
     assert any("time limit (0.05 s) stopped the search" in n for n in result.report.notes)
+
+
+FORK_STATIONS = [
+    ("a", 0, 1), ("b", 9, -1), ("c", 19, 2), ("d", 27, -8), ("e", 36, -17), ("f", 29, 10),
+    ("g", 37, 21), ("h", 21, -12), ("i", 18, 14),
+]  # fmt: skip
+FORK = _doc(FORK_STATIONS, [("B", "#1f77b4", ["h", "c", "i"])])
+FORK["lines"].insert(
+    0,
+    {
+        "id": "A", "color": "#d62728", "windows": 2, "points": {"first": 6, "others": 3},
+        "depot": {"x": 0, "y": 0}, "stops": ["a", "b", "c"],
+        "branches": [
+            {"stops": ["d", "e"], "points": {"first": 6, "others": 3}},
+            {"stops": ["f", "g"], "points": {"first": 5, "others": 2}},
+        ],
+    },
+)  # fmt: skip
+"""Line A forks at c into d e (north-east) and f g (south-east), line B crosses it at c; the
+stations drawn off the eight directions."""
+
+
+def _wagons_clear(city) -> None:
+    from shapely import LineString, Point, box
+
+    for paper in ("a4", "letter"):
+        sheet = sheet_layout(city, paper)
+        for ln in city.lines:
+            w = sheet.wagons[ln.id].rect
+            poly = box(w.x, w.y, w.right, w.bottom)
+            for c in sheet.stations.values():
+                assert poly.distance(Point(c)) - METRICS.station_r >= 1.5 - 1e-9, ln.id
+            for other in city.lines:
+                for b, route in enumerate(sheet.line_paths(other)):
+                    body = LineString(route[1:] if b == 0 else route)
+                    assert poly.distance(body) - METRICS.line_w / 2 >= 1.5 - 1e-9, ln.id
+
+
+@pytest.mark.parametrize("source", ["fork", "gabel"])
+def test_a_branching_line_is_laid_out_along_each_path(source, tmp_path) -> None:
+    """A branching line's trunk and each branch (a small map drawn off the eight directions,
+    and examples/gabel.json): every stretch octilinear, none cut at a shape point, the
+    order of the lines kept, no hairpin, the wagons clear, the game unchanged; gabel passes
+    validate --strict on both papers."""
+    from mapkit.mapfile.model import build_map
+    from mapkit.notices import Severity
+
+    if source == "fork":
+        city, doc = build_map(FORK), FORK
+    else:
+        path = ROOT / "examples" / "gabel.json"
+        city, doc = load_map(path), json.loads(path.read_text())
+    result = layout(city, LayoutConfig(time_limit=10), doc=doc)
+    new = result.city
+    drawn = hops(new)
+    assert set(drawn) == {frozenset(h) for ln in city.lines for h in ln.hops}
+    for h in drawn.values():
+        assert len(h) == 2 and _angle_off(*h) <= 1e-6
+    assert all(ln.shape is None for ln in new.lines)
+    report = result.report
+    assert (report.octilinear_share, report.hairpins, report.topology_violations) == (1.0, 0, 0)
+    assert fingerprint(new) == fingerprint(city)
+    _wagons_clear(new)
+    if source == "gabel":
+        out = tmp_path / "gabel.json"
+        out.write_text(writer.dumps(result.doc))
+        for paper in ("a4", "letter"):
+            diags = validate_path(out, paper=paper).diagnostics
+            assert [d.code for d in diags if d.severity is not Severity.INFO] == []
+            assert [d.code for d in diags] == []

@@ -212,6 +212,9 @@ def _drawn_doc(
     for ln in new_doc["lines"]:
         ln = dict(ln)
         ln.pop("shape", None)
+        if "branches" in ln:  # never cut (``Network.straight``): drawn through its stops
+            lines.append(ln)
+            continue
         stops = [where[sid] for sid in ln["stops"]]
         if ln.get("loop"):
             stops.append(stops[0])
@@ -229,12 +232,16 @@ def _drawn_doc(
     return new_doc
 
 
-def _refuse_branches(city: CityMap) -> None:
-    forks = [ln.id for ln in city.lines if ln.branches]
-    if forks:
+def _refuse_bent_branches(city: CityMap, net, drawn) -> None:
+    """LayoutError when a branching line keeps a stretch off the eight directions (it may not
+    bend at shape points: the map format gives a branching line no shape)."""
+    for e in sorted(set(drawn.placement.off_direction) & net.straight):
+        s = net.stretches[e]
+        line = min(set(s.lines) & {ln.id for ln in city.lines if ln.branches})
         raise LayoutError(
-            f"line {forks[0]} branches: mapkit layout does not lay out branching lines yet "
-            "(--wagons-only places their wagons)"
+            f"line {line} branches and cannot bend at shape points: no octilinear direction "
+            f"for its stretch from '{net.ids[s.u]}' to '{net.ids[s.v]}' keeps the order of "
+            "the lines at its stations"
         )
 
 
@@ -252,7 +259,6 @@ def layout(
     from mapkit.mapfile import writer
 
     start = time.monotonic() if config.started is None else config.started
-    _refuse_branches(city)
     unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
     if unknown:
         raise LayoutError(f"--pin names no station: '{unknown[0]}'")
@@ -261,6 +267,7 @@ def layout(
     pinned = {i for i, sid in enumerate(net.ids) if sid in pinned_ids}
     search_end = start + config.time_limit * SEARCH_SHARE
     drawn = run(net, pinned, config.allow_45, search_end, progress, city, config.seed)
+    _refuse_bent_branches(city, net, drawn)
     notes = []
     late = time.monotonic() > search_end
     if drawn.sharp:

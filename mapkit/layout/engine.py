@@ -84,8 +84,11 @@ def _split(
     the cyclic order of the stretches there allows it (tried at v first); where neither end
     allows it, a jog: both ends keep the direction and a middle leg takes the neighbouring
     one (two 135° bends). ``wide``: two eighths off (90°), for a stretch whose legs a 135°
-    bend could not close (never a jog: two 90° bends read as a zigzag). None when no cut
-    keeps the order (a stretch leaving a station on the direction another one takes)."""
+    bend could not close (a jog then turns the other way, still 135°: two 90° bends read as
+    a zigzag). None when no cut keeps the order (a stretch leaving a station on the
+    direction another one takes) and for a branching line's stretch (``net.straight``)."""
+    if e in net.straight:
+        return None
     s = net.stretches[e]
     k = direction[e]
     (ux, uy), (vx, vy) = xy[s.u], xy[s.v]
@@ -172,7 +175,10 @@ def printed_conflicts(city: CityMap, xy: list[Point], bends: Bends | None = None
 
 def _shape(ln, where: dict[str, Point], index: dict[str, int],
            bends: Bends) -> tuple[Point, ...] | None:  # fmt: skip
-    """The line's shape with the bend points of its stretches (None: it has none)."""
+    """The line's shape with the bend points of its stretches (None: it has none; a
+    branching line never has one)."""
+    if ln.branches:
+        return None
     stops = list(ln.stops) + ([ln.stops[0]] if ln.loop else [])
     pts = [where[stops[0]], where[stops[0]]]
     found = False

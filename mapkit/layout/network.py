@@ -54,6 +54,9 @@ class Network:
     stations (u, v) in the network it was split from."""
     least: dict[int, int] = field(default_factory=dict)
     """Stretches allowed shorter than a unit (the short leg of a bend): stretch -> units."""
+    straight: set[int] = field(default_factory=set)
+    """Stretches that may not be cut at bend points: a branching line's (the map format
+    gives a branching line no shape)."""
 
     def other(self, e: int, node: int) -> int:
         s = self.stretches[e]
@@ -83,31 +86,35 @@ def build_network(city: CityMap) -> Network:
     pair_of: dict[tuple[int, int], int] = {}
     stretches: list[list] = []
     turns: list[Turn] = []
+    seen: set[Turn] = set()
     for ln in city.lines:
-        stops = [where[s] for s in ln.stops]
-        hops = list(itertools.pairwise(stops))
-        if ln.loop:
-            hops.append((stops[-1], stops[0]))
-        path = []
-        for a, b in hops:
-            key = (min(a, b), max(a, b))
-            if key not in pair_of:
-                pair_of[key] = len(stretches)
-                stretches.append([key[0], key[1], []])
-            e = pair_of[key]
-            if ln.id not in stretches[e][2]:
-                stretches[e][2].append(ln.id)
-            path.append(e)
-        for (a, _b), e, f in zip(hops[1:], path, path[1:], strict=False):
-            if e != f:
-                turns.append(Turn(ln.id, a, e, f))
-        if ln.loop and len(path) > 2 and path[-1] != path[0]:
-            turns.append(Turn(ln.id, stops[0], path[-1], path[0]))
+        for path_stops in ln.paths:  # a branching line: trunk and each branch, turns once
+            stops = [where[s] for s in path_stops]
+            hops = list(itertools.pairwise(stops))
+            if ln.loop:
+                hops.append((stops[-1], stops[0]))
+            path = []
+            for a, b in hops:
+                key = (min(a, b), max(a, b))
+                if key not in pair_of:
+                    pair_of[key] = len(stretches)
+                    stretches.append([key[0], key[1], []])
+                e = pair_of[key]
+                if ln.id not in stretches[e][2]:
+                    stretches[e][2].append(ln.id)
+                path.append(e)
+            for (a, _b), e, f in zip(hops[1:], path, path[1:], strict=False):
+                if e != f and Turn(ln.id, a, e, f) not in seen:
+                    seen.add(Turn(ln.id, a, e, f))
+                    turns.append(Turn(ln.id, a, e, f))
+            if ln.loop and len(path) > 2 and path[-1] != path[0]:
+                turns.append(Turn(ln.id, stops[0], path[-1], path[0]))
     out = [Stretch(u, v, tuple(ls)) for u, v, ls in stretches]
     incident: list[list[int]] = [[] for _ in ids]
     for e, s in enumerate(out):
         incident[s.u].append(e)
         incident[s.v].append(e)
+    branching = {ln.id for ln in city.lines if ln.branches}
     return Network(
         ids=ids,
         xy=[s.xy for s in city.stations],
@@ -115,6 +122,7 @@ def build_network(city: CityMap) -> Network:
         incident=incident,
         turns=turns,
         lines_at=[city.lines_at(i) for i in ids],
+        straight={e for e, s in enumerate(out) if set(s.lines) & branching},
     )
 
 

@@ -95,39 +95,42 @@ def hops(city: CityMap) -> dict[frozenset[str], list[tuple[float, float]]]:
     """Each stretch (pair of consecutive stops) as drawn: its polyline from stop to stop."""
     out: dict[frozenset[str], list[tuple[float, float]]] = {}
     for ln in city.lines:
-        route = list(city.route(ln))[1:]
-        stops = list(ln.stops) + ([ln.stops[0]] if ln.loop else [])
-        j = 0
-        for a, b in itertools.pairwise(stops):
-            pb = city.station(b).xy
-            part = [city.station(a).xy]
-            while j + 1 < len(route):
-                j += 1
-                part.append(route[j])
-                if math.dist(route[j], pb) < 1e-9:
-                    break
-            out.setdefault(frozenset((a, b)), part)
+        for path, drawn in zip(ln.paths, city.drawn_paths(ln), strict=False):
+            route = list(drawn)[1:]
+            stops = list(path) + ([path[0]] if ln.loop else [])
+            j = 0
+            for a, b in itertools.pairwise(stops):
+                pb = city.station(b).xy
+                part = [city.station(a).xy]
+                while j + 1 < len(route):
+                    j += 1
+                    part.append(route[j])
+                    if math.dist(route[j], pb) < 1e-9:
+                        break
+                out.setdefault(frozenset((a, b)), part)
     return out
 
 
 def line_bends(city: CityMap) -> dict[str, dict[str, int]]:
     """Per line, its bends (at stations and shape points) by angle: 135, 90, 45 and sharper
-    (a hairpin: "<45")."""
+    (a hairpin: "<45"); a branching line's trunk counted once, each branch from the fork."""
     out = {}
     for ln in city.lines:
-        pts = list(city.route(ln))[1:]
-        if ln.loop:
-            pts = pts + pts[1:2]
         by = {"135": 0, "90": 0, "45": 0, "<45": 0}
-        for a, at, b in zip(pts, pts[1:], pts[2:], strict=False):
-            ang = bend_angle(a, at, b)
-            if ang >= 180 - 1e-6:
-                continue
-            if ang < 45 - 1e-6:
-                by["<45"] += 1
-            else:
-                nearest = min((135, 90, 45), key=lambda t: abs(t - ang))
-                by[str(nearest)] += 1
+        for b, drawn in enumerate(city.drawn_paths(ln)):
+            pts = list(drawn)[1:]
+            if ln.loop:
+                pts = pts + pts[1:2]
+            first = 0 if b == 0 else max(len(ln.trunk) - 2, 0)  # the bend at the fork on
+            for a, at, c in list(zip(pts, pts[1:], pts[2:], strict=False))[first:]:
+                ang = bend_angle(a, at, c)
+                if ang >= 180 - 1e-6:
+                    continue
+                if ang < 45 - 1e-6:
+                    by["<45"] += 1
+                else:
+                    nearest = min((135, 90, 45), key=lambda t: abs(t - ang))
+                    by[str(nearest)] += 1
         out[ln.id] = by
     return out
 
@@ -222,29 +225,36 @@ def bundle_crossings(city: CityMap, sheet: SheetLayout | None = None) -> int:
     """Crossings of two lines' printed strokes near a station both serve, where they run
     side by side into it: the line-ordering crossings of a bundle (measured on ``sheet``,
     by default the A4 one)."""
-    from shapely import LineString
-
     from mapkit.sheet import layout
 
     sheet = sheet or layout(city, "a4")
     pair_edges: dict[frozenset, int] = {}
     for ln in city.lines:
-        stops = list(ln.stops) + ([ln.stops[0]] if ln.loop else [])
-        for a, b in itertools.pairwise(stops):
+        for a, b in ln.hops:
             pair_edges.setdefault(frozenset((a, b)), 0)
             pair_edges[frozenset((a, b))] += 1
     count = 0
     for la, lb in itertools.combinations(city.lines, 2):
-        ea = {frozenset(p) for p in itertools.pairwise(la.stops)}
-        eb = {frozenset(p) for p in itertools.pairwise(lb.stops)}
+        ea = {frozenset(p) for p in la.hops}
+        eb = {frozenset(p) for p in lb.hops}
         if not ea & eb:
             continue
-        ra, rb = sheet.drawn_routes[la.id][1:], sheet.drawn_routes[lb.id][1:]
-        if len(ra) < 2 or len(rb) < 2:
+        ra, rb = _strokes(sheet, la), _strokes(sheet, lb)
+        if ra is None or rb is None:
             continue
-        inter = LineString(ra).intersection(LineString(rb))
+        inter = ra.intersection(rb)
         count += len(getattr(inter, "geoms", [inter])) if not inter.is_empty else 0
     return count
+
+
+def _strokes(sheet: SheetLayout, ln):
+    """A line's printed paths (without the wagon's lead-in; a further branch from the fork)
+    as one shapely geometry, None when nothing is drawn."""
+    from shapely import MultiLineString
+
+    parts = [r[1:] if b == 0 else r for b, r in enumerate(sheet.line_paths(ln))]
+    parts = [p for p in parts if len(p) >= 2]
+    return MultiLineString([list(p) for p in parts]) if parts else None
 
 
 def measure(

@@ -111,10 +111,12 @@ class _Sheet:
             marks.append(Point(a) if a == b else LineString([a, b]))
         segs, seg_line = [], []
         for ln in city.lines:
-            pts = tuple((sheet.drawn_routes.get(ln.id) or sheet.routes[ln.id])[1:])
-            for p, q in itertools.pairwise(pts):
-                segs.append((p, q))
-                seg_line.append(ln.id)
+            for b, route in enumerate(sheet.line_paths(ln)):
+                # the first path from the wagon (its lead-in is the wagon's own), a further
+                # branch's from the fork
+                for p, q in itertools.pairwise(route[1:] if b == 0 else route):
+                    segs.append((p, q))
+                    seg_line.append(ln.id)
         import numpy as np
         from shapely import STRtree
 

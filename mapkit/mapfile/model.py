@@ -7,6 +7,7 @@ schema and identity layers, so its invariants (ids unique, stops resolve,
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -120,6 +121,19 @@ class Line:
         if not self.branches:
             return (self.stops,)
         return tuple(self.trunk + b.stops for b in self.branches)
+
+    @property
+    def hops(self) -> tuple[tuple[str, str], ...]:
+        """Every pair of consecutive stops the line is drawn through, once each: along each
+        drawn path (a branching line's trunk once, then each branch from the fork), and a
+        loop's last stop back to its first."""
+        out: list[tuple[str, str]] = []
+        for b, path in enumerate(self.paths):
+            stops = list(path[0 if b == 0 else len(self.trunk) - 1 :])
+            if self.loop:
+                stops.append(stops[0])
+            out += itertools.pairwise(stops)
+        return tuple(out)
 
     @property
     def terminus(self) -> str | None:
