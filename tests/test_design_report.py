@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from mapkit.cli import app
 from mapkit.design.findings import FINDINGS
 from mapkit.design.intervals import (
-    bootstrap_ci,
     clustered_mean_ci,
     clustered_proportion_ci,
+    jackknife_ci,
     mean_ci,
     paired_difference_ci,
     proportion_ci,
@@ -52,11 +52,22 @@ def test_mean_interval_and_paired_difference() -> None:
     assert not significant(paired_difference_ci([1, 2, 3], [2, 1, 3]))
 
 
-def test_bootstrap_is_seeded() -> None:
-    xs = list(range(30))
-    a = bootstrap_ci(xs, lambda v: sum(v) / len(v), seed=3)
-    assert a == bootstrap_ci(xs, lambda v: sum(v) / len(v), seed=3)
-    assert a.lo < a.value < a.hi
+def test_jackknife_of_a_mean_is_the_t_interval() -> None:
+    # leaving one out moves the mean by (mean - x_i) / (n - 1): the jackknife's standard
+    # error is the textbook sd / sqrt(n), here sqrt(5/3) / 2, and t(0.975, 3) = 3.182446
+    e = jackknife_ci([1, 2, 3, 4], lambda v: sum(v) / len(v))
+    assert e.value == 2.5 and math.isclose(e.se, math.sqrt(5 / 3) / 2)
+    assert math.isclose(e.hi - e.value, 3.182446 * e.se) and math.isclose(
+        e.value - e.lo, e.hi - e.value
+    )
+
+
+def test_jackknife_share_stays_inside_and_leans_away_from_the_end() -> None:
+    xs = [1] * 3 + [0] * 17  # a share of 0.15: the logit interval reaches further up than down
+    e = jackknife_ci(xs, lambda v: sum(v) / len(v), share=True)
+    assert e.value == 0.15 and 0 < e.lo < e.value < e.hi < 1
+    assert e.hi - e.value > e.value - e.lo
+    assert jackknife_ci([0, 0, 0], lambda v: sum(v) / len(v), share=True)[:3] == (0, 0, 0)
 
 
 def test_luck_share_of_pure_deck_and_pure_bot_matrices() -> None:
@@ -116,6 +127,10 @@ def test_cli_report_json_and_errors(tmp_path: Path) -> None:
     doc = json.loads(res.stdout)
     assert doc["map"] == "mini" and [ln["line"] for ln in doc["lines"]] == ["A", "B"]
     assert set(doc["skill"]["means"]) == {"random", "greedy", "lookahead", "clairvoyant"}
+    # the engine that played each stage: the kernel wherever it can
+    checked = {"skill:clairvoyant", "tension", "decisions"}
+    kernel = {"skill:random", "skill:greedy", "skill:lookahead", "races", "mixed", "sensitivity"}
+    assert doc["engines"] == dict.fromkeys(checked, "checked") | dict.fromkeys(kernel, "kernel")
     assert runner.invoke(app, [*args, "-o", str(MINI)]).exit_code == 2
     assert runner.invoke(app, ["report", str(MINI), "--players", "9"]).exit_code == 2
     assert runner.invoke(app, ["report", str(tmp_path / "none.json")]).exit_code == 2
@@ -188,7 +203,7 @@ def test_pacing_of_hand_made_games() -> None:
         game(0, 8, [(10, 1, {"A": (2, 4)}), (5, 2, {"A": (8, 2)})]),
         game(1, 8, [(3, 2, {}), (9, 1, {"B": (7, 6)})]),
     ]
-    p = pacing(played, 0)
+    p = pacing(played)
     assert p.paid == [0, 1.0, 0, 0, 0, 0, 1.5, 0.5]  # 4, 6 and 2 points over 4 player-games
     assert p.half_round == 7 and p.late.value == pytest.approx(8 / 12)  # rounds 7, 8 > 6
     assert [w.value for w in p.seat_wins] == [0.5, 0.5]

@@ -31,6 +31,10 @@ from typing import NamedTuple
 from mapkit.design.intervals import Estimate, clustered_ratio_ci
 from mapkit.mapfile.model import CityMap
 
+ENGINE = "checked"
+"""The engine the decision games are played by: the checked one, which values the actions of a
+state mid-game (the kernel plays whole games in compiled code)."""
+
 
 @dataclass
 class Decisions:
@@ -120,22 +124,46 @@ def measure_decisions(
     special: bool = False,
     stride: int = 1,
 ) -> Decisions:
+    """The decision figures of solo greedy games of the run ``seed`` (:func:`play_decisions`)."""
+    per_game = play_decisions(
+        city, games, seed, actions=actions, rollouts=rollouts, threshold=threshold,
+        special=special, stride=stride,
+    )  # fmt: skip
+    return decisions_of(per_game, threshold)
+
+
+def play_decisions(
+    city: CityMap,
+    games: int,
+    seed: int,
+    *,
+    actions: int = 4,
+    rollouts: int = 2,
+    threshold: float = 1.0,
+    special: bool = False,
+    stride: int = 1,
+) -> list[GameDecisions]:
     """Solo greedy games of the run ``seed`` through the checked engine (``GameRunner``),
     each decision valued on the way (every ``stride``-th of them: ``mapkit.design.scale``)."""
     from mapkit.bots import make_bot
     from mapkit.simulate import GameRunner, RunConfig
 
-    runner = GameRunner(city, RunConfig(("greedy",), games, seed, special, engine="checked"))
+    runner = GameRunner(city, RunConfig(("greedy",), games, seed, special, engine=ENGINE))
     roller = make_bot("greedy", 0)
     per_game: list[GameDecisions] = []
     for gs in runner.seeds(0, games):
         seat = _Valuing(runner.bots[0], roller, gs, actions, rollouts, threshold, stride)
         runner.play_checked(gs, seats=[seat])
         per_game.append(GameDecisions(seat.turn, seat.matters, seat.regrets))
+    return per_game
+
+
+def decisions_of(per_game: Sequence[GameDecisions], threshold: float) -> Decisions:
+    """The figures over games (the independent units), with their intervals."""
     sizes = [g.turns for g in per_game]
     return Decisions(
-        games,
-        sum(g.turns for g in per_game),
+        len(per_game),
+        sum(sizes),
         threshold,
         clustered_ratio_ci([g.matters for g in per_game], sizes, (0.0, 1.0)),
         clustered_ratio_ci([math.fsum(g.regrets) for g in per_game], sizes),

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from mapkit.design.intervals import (
     Estimate,
-    bootstrap_ci,
+    jackknife_ci,
     mean_ci,
     paired_difference_ci,
     proportion_ci,
 )
-from mapkit.design.skill import shares, solo_scores
+from mapkit.design.skill import luck_share, solo_scores
 from mapkit.mapfile.model import CityMap
 
 
@@ -63,10 +63,10 @@ class Profile:
     @property
     def luck(self) -> float:
         """Deck share of the score variance among greedy and lookahead (``skill.shares``)."""
-        return shares(self._competent())[0]
+        return luck_share(self._competent())
 
-    def luck_ci(self, seed: int) -> Estimate:
-        return bootstrap_ci(self._competent(), lambda rs: shares(rs)[0], seed)
+    def luck_ci(self) -> Estimate:
+        return jackknife_ci(self._competent(), luck_share, share=True)
 
 
 def profile(

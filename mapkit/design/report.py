@@ -70,6 +70,8 @@ class DesignReport:
     band: ShippedBand | None = None
     stations: Stations | None = None
     found: list[Found] = field(default_factory=list)
+    engines: dict[str, str] = field(default_factory=dict)
+    """Per stage that ran, the engine that played its games (:func:`stage_engine`)."""
     extra: dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
@@ -92,6 +94,7 @@ class DesignReport:
             "band": self.band.to_dict() if self.band else None,
             "stations": self.stations.to_dict() if self.stations else None,
             "findings": [f.to_dict() for f in self.found],
+            "engines": self.engines,
             **self.extra,
         }
 
@@ -173,6 +176,12 @@ class DesignReport:
                 f"index {d.index.text()} (0 = easiest shipped city, 1 = hardest)",
             ]
             out += [f"  {name:<12} {e.text()}" for name, e in d.cities.items()]
+        if self.engines:
+            by: dict[str, list[str]] = {}
+            for stage, engine in self.engines.items():
+                by.setdefault(engine, []).append(stage)
+            played = "; ".join(f"{e}: {', '.join(s)}" for e, s in sorted(by.items()))
+            out += ["", f"Engines ({played})"]
         return "\n".join(out) + "\n"
 
     def _stations_text(self, shown: int = STATIONS_SHOWN) -> list[str]:
@@ -275,6 +284,22 @@ def _stages(cfg: ReportConfig, doc: dict[str, Any] | None) -> list[str]:
     return [s for s in STAGE_ORDER if s in want]
 
 
+def stage_engine(name: str, cfg: ReportConfig) -> str:
+    """The engine that plays stage ``name``'s games (``simulate.choose_engine`` of its seating;
+    tension and decisions name theirs): the kernel wherever it can."""
+    from mapkit.design import decisions, tension
+    from mapkit.simulate import RunConfig
+    from mapkit.simulate.runner import choose_engine
+
+    if name in ("tension", "decisions"):
+        return tension.ENGINE if name == "tension" else decisions.ENGINE
+    seats = {
+        "races": ("greedy",) * cfg.players,
+        "mixed": ("lookahead",) + ("greedy",) * (cfg.players - 1),
+    }.get(name, (name[6:] if name.startswith("skill:") else "greedy",))
+    return choose_engine(RunConfig(seats, 1))
+
+
 def _stage(name: str) -> object:
     """One stage of the report in :data:`_job` (in this process: ``jobs`` is the stage's own)."""
     assert _job is not None
@@ -323,7 +348,7 @@ def _races(city: CityMap, cfg: ReportConfig) -> tuple[list[LineRace], Pacing, St
     )
     played = simulate(city, run, cfg.jobs)
     game = Game(city, GameOptions(cfg.players, cfg.special))
-    return races_of(city, played), pacing(played, cfg.seed), stations_of(game, played)
+    return races_of(city, played), pacing(played), stations_of(game, played)
 
 
 def _measure(
@@ -373,7 +398,7 @@ def design_report(
     finally:
         _job = None
     scores = {b: got[f"skill:{b}"] for b in cfg.skill_bots}
-    skill = skill_of(scores, cfg.games, cfg.seed)
+    skill = skill_of(scores, cfg.games)
     races, pace, stations = got["races"]  # type: ignore[misc]
     rep = DesignReport(
         city.id,
@@ -391,4 +416,5 @@ def design_report(
         stations,
     )
     rep.found = findings(rep)
+    rep.engines = {name: stage_engine(name, cfg) for name in names}
     return rep
