@@ -88,29 +88,33 @@ def one_report(args: tuple[str, int, bool | None]) -> dict[str, dict[str, float]
     return doc if full else {k: v for k, v in doc.items() if not k.startswith(SLOW)}
 
 
-def truth_of(path: str, games: int) -> dict[str, float]:
-    """The kernel-played figures on ``games`` games of seed 999,999."""
-    from mapkit.design.difficulty import measure_difficulty
-    from mapkit.design.pacing import pacing
+def truth_of(path: str, games: int, races_only: bool = False) -> dict[str, float]:
+    """The kernel-played figures on ``games`` games of ``POOL_SEED`` (``races_only``: the
+    races, pacing and stations alone)."""
+    from mapkit.design.pacing import _late
     from mapkit.design.races import races_of
-    from mapkit.design.skill import measure_skill
+    from mapkit.design.skill import solo_scores
     from mapkit.design.stations import stations_of
     from mapkit.engine import Game
     from mapkit.mapfile import load_map
+    from mapkit.resources import shipped_maps
     from mapkit.simulate import RunConfig, simulate
 
-    city, seed = load_map(path), 999_999
-    skill = measure_skill(city, games, seed, ("random", "greedy", "lookahead"))
-    played = simulate(city, RunConfig(("greedy",) * 3, games, seed, records=True))
-    doc = {
-        "skill": {"means": {b: e.to_dict() for b, e in skill.means.items()},
-                  "skill_headroom": skill.headroom.to_dict() if skill.headroom else None},
-        "lines": [r.to_dict() for r in races_of(city, played)],
-        "stations": stations_of(Game(city, players=3), played).to_dict(),
-        "pacing": pacing(played).to_dict(),
-        "difficulty": measure_difficulty(city, games, seed).to_dict(),
-    }  # fmt: skip
-    return {k: v["value"] for k, v in leaves(doc).items()}
+    city = load_map(path)
+    played = simulate(city, RunConfig(("greedy",) * 3, games, POOL_SEED, records=True))
+    doc = {"lines": [r.to_dict() for r in races_of(city, played)],
+           "stations": stations_of(Game(city, players=3), played).to_dict()}  # fmt: skip
+    truth = {k: v["value"] for k, v in leaves(doc).items()}
+    truth["pacing.late_share"] = _late(played)  # the statistic itself: no jackknife of 20,000
+    for p in range(3):
+        shared = sum((o.seats[p].rank == 1) / sum(s.rank == 1 for s in o.seats) for o in played)
+        truth[f"pacing.seat_wins[{p}]"] = shared / games
+    if races_only:
+        return truth
+    skill = {b: solo_scores(city, b, games, POOL_SEED) for b in ("random", "greedy", "lookahead")}
+    cities = {(c := load_map(m)).id: solo_scores(c, "greedy", games, POOL_SEED)
+              for m in shipped_maps()}  # fmt: skip
+    return truth | deck_truth(skill, cities)
 
 
 POOL_SEED = 999_999
@@ -206,28 +210,34 @@ def pooled_figures(pools: dict[str, Any], rep: int) -> dict[str, dict[str, float
     return leaves({k: v.to_dict() for k, v in doc.items()})
 
 
-def pooled_truth(pools: dict[str, Any]) -> dict[str, float]:
-    """The pools' own values: the population the repetitions draw from. The jackknife over a
-    whole pool of decks would take hours, so the skill and difficulty figures are computed
-    directly (the same functions the report calls)."""
+def deck_truth(skill: dict[str, list[int]], cities: dict[str, list[int]]) -> dict[str, float]:
+    """The skill and difficulty figures of solo scores on many decks, computed directly (the
+    same functions the report calls; the jackknife over 20,000 decks would take hours): the
+    luck and skill shares and relative skill only when every bot they need played."""
     from mapkit.design.difficulty import _index
     from mapkit.design.skill import COMPETENT, luck_share, relative_skill, skill_share
 
-    skill, cities = pools["skill"], pools["cities"]
     n = len(skill["greedy"])
     truth: dict[str, float] = {f"skill.means.{b}": statistics.fmean(s) for b, s in skill.items()}
     truth["skill.skill_headroom"] = statistics.fmean(
         g - r for g, r in zip(skill["greedy"], skill["random"], strict=True))  # fmt: skip
-    comp = [tuple(skill[b][i] for b in COMPETENT) for i in range(n)]
-    truth["skill.luck_share"], truth["skill.skill_share"] = luck_share(comp), skill_share(comp)
-    rel = [tuple(skill[b][i] for b in ("random", "lookahead", "clairvoyant")) for i in range(n)]
-    truth["skill.relative_skill"] = relative_skill(rel)
+    if set(COMPETENT) | {"random"} <= set(skill):
+        comp = [tuple(skill[b][i] for b in COMPETENT) for i in range(n)]
+        truth["skill.luck_share"], truth["skill.skill_share"] = luck_share(comp), skill_share(comp)
+        rel = [tuple(skill[b][i] for b in ("random", "lookahead", "clairvoyant"))
+               for i in range(n)]  # fmt: skip
+        truth["skill.relative_skill"] = relative_skill(rel)
     truth["difficulty.greedy_mean"] = statistics.fmean(skill["greedy"])
     truth |= {f"difficulty.cities.{c}": statistics.fmean(s) for c, s in cities.items()}
     columns = [skill["greedy"], *cities.values()]
     truth["difficulty.index"] = _index([tuple(c[i] for c in columns) for i in range(n)])
+    return truth
+
+
+def pooled_truth(pools: dict[str, Any]) -> dict[str, float]:
+    """The pools' own values: the population the repetitions draw from."""
     whole = leaves({k: v.to_dict() for k, v in games_doc(pools).items()})
-    return truth | {k: v["value"] for k, v in whole.items()}
+    return deck_truth(pools["skill"], pools["cities"]) | {k: v["value"] for k, v in whole.items()}
 
 
 def one_pooled(rep: int) -> dict[str, dict[str, float]]:
@@ -279,7 +289,7 @@ def main() -> None:
         if cache is not None and cache.exists():
             truth = json.loads(cache.read_text())
         else:
-            truth = truth_of(args.map, args.truth)
+            truth = truth_of(args.map, args.truth, args.races_only)
             if cache is not None:
                 cache.write_text(json.dumps(truth))
         # the slow repetitions spread evenly among the others, so a run stopped early has both
