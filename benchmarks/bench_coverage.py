@@ -1,27 +1,38 @@
 """Do the report's 95 % intervals cover the truth 95 % of the time? (issue 17: 93-97 %)
 
-    python benchmarks/bench_coverage.py                 # Berlin, 200 repetitions (100 slow), 2 jobs
+    python benchmarks/bench_coverage.py --pooled pools/ --reps 2400 --out pooled.json
+    python benchmarks/bench_coverage.py --races-only --reps 600 --jobs 1 --out races.json
     python benchmarks/bench_coverage.py --reps 400 --slow-reps 200 --out coverage.json
 
-Every repetition (``--slow-reps`` of them, spread evenly; the others leave out the slow
-figures) is a whole report (``design_report`` at its defaults: 200 decks per bot, 60 tension
-games, 6 decision games, 60 mixed games, 3 players; the sensitivity table, which prints no
-interval, left out) on a fresh run seed ``1000 + rep``; ``--races-only`` repeats only the line
-races, pacing and stations (kernel games, fast). Every figure of its JSON that carries an
-interval (``value``, ``lo``, ``hi``, ``se``) is checked against its truth:
+Three ways to repeat the report on Berlin (``--map``), each checking every figure of its JSON
+that carries an interval (``value``, ``lo``, ``hi``, ``se``) against its truth, each figure's
+coverage printed with its Monte Carlo standard error ``sqrt(c (1 - c) / n)`` over its ``n``
+repetitions (about 0.45 points at 2,400 repetitions, 0.9 at 600, 1.5 at 200):
 
-- figures the kernel plays at speed (the random, greedy and lookahead means and the skill
-  headroom; per line completion, first taken and points paid; per station cuts, crosses lost
-  and contested; pacing's late share and the seats' wins; the difficulty mean, the cities' means
-  and the index): their value on ``--truth`` games (default 20,000) of a seed no repetition
-  uses;
-- the slow figures (the clairvoyant mean, the luck and skill shares and relative skill, which
-  need the clairvoyant bot; decisions; tension; mixed skill): the mean of the repetitions'
-  estimates (the expectation of the estimator; its O(1/n) bias is not seen, its spread is).
-
-With 200 repetitions a coverage near 95 % is known to about +-3 points (its binomial standard
-error is 1.5 points), with 100 to about +-4. Prints every figure family's coverage range and
-median, and the load.
+- ``--pooled DIR``: the skill, difficulty, tension, decision and mixed figures. Their decks and
+  games are played once into pools on a seed no repetition uses (``--pool-decks`` 20,000
+  decks for every skill bot and each shipped city's greedy player, ``--pool-games`` 4,000
+  tension and mixed games, ``--pool-decisions`` 1,200 decision games; cached in DIR: about 17
+  minutes of CPU, mostly the clairvoyant bot and tension), and every repetition draws as many
+  decks and games as a report at its defaults (200 decks, 60 tension, 6 decision and 60 mixed
+  games, a third of those from each of the lookahead player's seats) *with replacement* and
+  measures them with the report's own functions (``skill_of``, ``difficulty_of``,
+  ``tension_of``, ``decisions_of``, ``mixed_of``). The pool is then the population exactly:
+  the truth is its own value (the same statistics on all of it), the repetitions are
+  independent, and one costs ~0.1 s instead of a whole report's ~12 s. What it takes for
+  granted: that 20,000 decks and 4,000 games stand for the distribution they were drawn from
+  (coverage is a smooth function of it), and that the report's stages are independent (they
+  are: each plays its own games).
+- ``--races-only``: the line races, pacing and stations, which need whole games with their
+  records; every repetition plays 200 fresh three-player greedy games (run seed ``1000 +
+  rep``) against the truth of ``--truth`` games (default 20,000) of the pools' seed.
+- neither: whole reports (``design_report`` at its defaults without the sensitivity table,
+  which prints no interval) on run seeds ``1000 + rep``, ``--slow-reps`` of them (spread
+  evenly) with the slow figures, the others without the clairvoyant bot, tension, decisions
+  and mixed skill. The kernel-played figures are checked against ``--truth`` games; the slow
+  ones, which have no truth here, against the mean of the repetitions' estimates (the
+  estimator's expectation: its O(1/n) bias is not seen, its spread is). End to end, but at
+  ~12 s a report too slow for a precise coverage on a shared machine.
 """
 
 from __future__ import annotations

@@ -63,10 +63,12 @@ def test_jackknife_of_a_mean_is_the_t_interval() -> None:
 
 
 def test_jackknife_share_stays_inside_and_leans_away_from_the_end() -> None:
-    xs = [1] * 3 + [0] * 17  # a share of 0.15: the logit interval reaches further up than down
+    # a share of 0.15 over 20 units: leaving one out gives 2/19 or 3/19, se sqrt(p(1-p)/19);
+    # on the logit scale se 0.7255 and t(0.975, 19) = 2.093: expit(-1.7346 -+ 1.5185)
+    xs = [1] * 3 + [0] * 17
     e = jackknife_ci(xs, lambda v: sum(v) / len(v), share=True)
-    assert e.value == 0.15 and 0 < e.lo < e.value < e.hi < 1
-    assert e.hi - e.value > e.value - e.lo
+    assert math.isclose(e.se, math.sqrt(0.15 * 0.85 / 19))
+    assert (e.value, round(e.lo, 4), round(e.hi, 4)) == (0.15, 0.0372, 0.4461)
     assert jackknife_ci([0, 0, 0], lambda v: sum(v) / len(v), share=True)[:3] == (0, 0, 0)
 
 
