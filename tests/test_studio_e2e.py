@@ -424,6 +424,20 @@ def test_a_branching_line_is_drawn_and_edited_with_its_branches(studio, tmp_path
     assert page.evaluate("linesAt('s9')") == ["A", "C", "D"]  # a branch's stop is the line's
     item.click()
     assert page.locator("#overlay polyline.line-sel").count() == 2  # one path per branch
+    # the Line tool on a branch's end draws that branch on (s7 ends A1; s30 is east of it)
+    page.keyboard.press("l")
+    page.mouse.click(*centre(page, '[data-handle="s7"]'))
+    assert "Branch A1: click its next stop" in page.locator("#hint").inner_text()
+    page.mouse.click(*centre(page, '[data-handle="s30"]'))
+    page.keyboard.press("Enter")
+    settle(page)
+    assert server.get("/api/map")["map"]["lines"][0]["branches"][0]["stops"] == [
+        "s5", "s6", "s7", "s30",
+    ]  # fmt: skip
+    page.keyboard.press("Control+z")
+    settle(page)
+    full = page.evaluate("RULES.max_branches") <= 2  # gabel's A has two branches
+    assert tid(page, "line-branch").is_disabled() == full
     # deleting a branch's every stop: the other branch continues the trunk
     page.keyboard.press("Escape")
     for sid in ("s8", "s9", "s10"):

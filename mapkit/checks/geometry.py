@@ -112,7 +112,7 @@ class _Geo:
         """(pointer, words) for segment j of a line's route (``key``: which drawn path)."""
         base = self.ctx.line_ptr(ln.id)
         if key is not None and key != ln.id:
-            b = len(ln.branches) - 1
+            b = int(key.rsplit("/", 1)[1]) - 1  # ``C/3``: the third branch (path_keys)
             stops = (ln.trunk[-1], *ln.branches[b].stops)
             a, c = stops[min(j, len(stops) - 2)], stops[min(j + 1, len(stops) - 1)]
             return f"{base}/branches/{b}/stops", f"between its stops '{a}' and '{c}'"
