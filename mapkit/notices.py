@@ -378,14 +378,15 @@ NOTICES: dict[str, Notice] = {
             "Branching line the rules cannot play",
             hint=(
                 "Give `branches` only to a plain line (no `loop`, `both_ends` or `shape`), and "
-                "`branch_scoring` only with `branches`."
+                "`branch_scoring` only with `branches`; keep a map within 63 scoring units."
             ),
             about=(
                 "A branching line runs from its wagon along the trunk (`stops`, ending at the "
                 "fork) into one of its `branches` (rules-notes 23). A loop has no trunk to fork, "
                 "a two-ended line would need a wagon at every branch end, and a `shape` is one "
                 "polyline where a fork needs two; `branch_scoring` means nothing on a line "
-                "with no branches."
+                "with no branches. Each line, and each branch of a branching line, is a scoring "
+                "unit with its own race: the rules engine plays at most 63 on a map."
             ),
             example=(
                 '{"id": "C", "loop": true, "stops": ["a", "b"], '

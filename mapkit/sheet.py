@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from mapkit.bundles import Bundling, bundle_routes
 from mapkit.mapfile.model import CityMap, Line
+from mapkit.render.fontmetrics import text_width
 
 Point = tuple[float, float]
 
@@ -77,6 +78,8 @@ class Metrics:
     total_stroke: float = 0.6
     casing: float = 0.35
     card_cut_mark: float = 4.0
+    tag_font: float = 3.0
+    tag_pad: float = 0.7
 
     @property
     def station_r(self) -> float:
@@ -528,6 +531,112 @@ def loop_arrows(city: CityMap, lay: SheetLayout) -> dict[str, tuple[tuple[Point,
     return out
 
 
+@dataclass(frozen=True)
+class BranchTag:
+    """A branch's name as its bonus row prints it (``A1``), in a box beside its terminus."""
+
+    label: str
+    line_id: str
+    terminus: str
+    rect: Rect
+
+
+def tag_size(label: str, m: Metrics = METRICS) -> tuple[float, float]:
+    """(width, height) of a branch tag's box: the bold label and ``tag_pad`` round it."""
+    return text_width(label, m.tag_font, bold=True) + 2 * m.tag_pad, m.tag_font + 2 * m.tag_pad
+
+
+TAG_TURNS = 8
+"""Directions tried on each side of straight on past a branch's end: eighths of a half turn."""
+TAG_STEPS = (0.0, 1.0, 2.0)
+"""How much further out (mm) a tag is tried when no direction has room at the terminus."""
+
+
+def branch_tags(city: CityMap, lay: SheetLayout) -> tuple[BranchTag, ...]:
+    """Per branch of every branching line, its tag beside the branch's terminus, so the player
+    knows which branch is which row of the panel.
+
+    The tag goes in the first direction, from straight on past the branch's end turning either
+    way, that leaves ``metrics.near_line`` of paper to every printed mark (stations with their
+    halos and stars, lines, wagons, loop arrows, the tags before it) inside the map area,
+    nearest the terminus first; where no spot has that room, the roomiest one.
+    """
+    from shapely import LineString, Polygon, STRtree, box
+    from shapely import Point as SPoint
+
+    branching = [ln for ln in city.lines if ln.branches]
+    if not branching:
+        return ()
+    m = lay.metrics
+    reach = station_reach(city, m, arrows=False)
+    e = m.wagon_stroke / 2  # wagons and tags are outlined: their ink reaches past their box
+    ink: list = []
+    for st in city.stations:
+        a, b = lay.station_mark(st.id)
+        ink.append((SPoint(a) if a == b else LineString([a, b])).buffer(reach[st.id]))
+    for ln in city.lines:
+        ink += [
+            LineString(pts).buffer(m.line_w / 2 + m.casing / 2)
+            for pts in lay.line_paths(ln)
+            if len(pts) >= 2
+        ]
+    ink += [box(w.rect.x - e, w.rect.y - e, w.rect.right + e, w.rect.bottom + e)
+            for w in lay.wagons.values()]  # fmt: skip
+    for arrows in loop_arrows(city, lay).values():
+        ink += [Polygon(pts).buffer(m.loop_arrow_stroke / 2) for pts in arrows]
+    tree = STRtree(ink)
+    area = lay.map_area
+    room = 4 * m.near_line  # how far a spot's room is measured (enough to rank the tight ones)
+
+    def clearance(r: Rect, placed: list) -> float:
+        shape = box(r.x - e, r.y - e, r.right + e, r.bottom + e)
+        if not area.contains(Rect(*shape.bounds[:2], r.w + 2 * e, r.h + 2 * e)):
+            return -math.inf
+        near = [ink[k] for k in tree.query(shape, predicate="dwithin", distance=room)]
+        return min([shape.distance(g) for g in near + placed], default=room)
+
+    out: list[BranchTag] = []
+    placed: list = []
+    for ln in branching:
+        for unit, stops, pts in zip(ln.units, ln.paths, lay.line_paths(ln), strict=True):
+            end = stops[-1]
+            c = lay.stations[end]
+            prev = next((p for p in reversed(pts[:-1]) if math.dist(p, pts[-1]) > 1e-6), pts[0])
+            ahead = math.atan2(pts[-1][1] - prev[1], pts[-1][0] - prev[0])
+            a, b = lay.station_mark(end)
+            base = reach[end] + math.dist(a, b) / 2 + m.near_line + e
+            best: tuple[float, Rect] | None = None
+            for r in _tag_spots(c, ahead, base, tag_size(unit.label, m)):
+                here = clearance(r, placed)
+                if best is None or here > best[0] + 1e-9:
+                    best = (here, r)
+                if here >= m.near_line - 1e-9:
+                    break
+            assert best is not None
+            rect = best[1]
+            out.append(BranchTag(unit.label, ln.id, end, rect))
+            placed.append(box(rect.x - e, rect.y - e, rect.right + e, rect.bottom + e))
+    return tuple(out)
+
+
+def _tag_spots(c: Point, ahead: float, base: float, size: tuple[float, float]) -> Iterable[Rect]:
+    """Where a tag of ``size`` may go around a terminus at ``c``, in the order tried: nearest
+    first, and at each distance from straight on (``ahead``, radians) turning either way, the
+    box's nearest point ``base`` (plus a step of ``TAG_STEPS``) from ``c``."""
+    w, h = size
+    for extra in TAG_STEPS:
+        for k in range(TAG_TURNS + 1):
+            for side in (1, -1) if 0 < k < TAG_TURNS else (1,):
+                t = ahead + side * k * math.pi / TAG_TURNS
+                ux, uy = math.cos(t), math.sin(t)
+                d = base + extra + min(w / 2 / max(abs(ux), 1e-9), h / 2 / max(abs(uy), 1e-9))
+                while math.hypot(max(abs(ux * d) - w / 2, 0.0), max(abs(uy * d) - h / 2, 0.0)) < (
+                    base + extra - 1e-9
+                ):  # a corner nearer than the edge the ray meets: out until the box is clear
+                    d += 0.1
+                yield Rect(c[0] + ux * d - w / 2, c[1] + uy * d - h / 2, w, h)
+
+
 FLIPS = ("long", "short")
 """The paper edge a duplex printer turns the sheet over between front and back."""
 
@@ -630,7 +739,7 @@ def card_grid(paper: str, size: tuple[float, float], m: Metrics = METRICS) -> Ca
 class InkMark:
     """The extent of one printed element of the map, with its ink (strokes, halos, caps)."""
 
-    kind: str  # "station", "line", "wagon" or "loop arrow"
+    kind: str  # "station", "line", "wagon", "loop arrow" or "branch tag"
     element_id: str
     bounds: Rect
 
@@ -643,7 +752,8 @@ def _bounds(points: Iterable[Point], pad: float) -> Rect:
 
 
 def ink_marks(city: CityMap, lay: SheetLayout) -> list[InkMark]:
-    """Every station, line, wagon and loop arrow of the map as printed, in mm on the page.
+    """Every station, line, wagon, loop arrow and branch tag of the map as printed, in mm on
+    the page.
 
     A station reaches as far as its ring, halo or star around its pill; a line as far as
     half its stroke (and casing) beyond its drawn route, offsets in a bundle included.
@@ -663,4 +773,10 @@ def ink_marks(city: CityMap, lay: SheetLayout) -> list[InkMark]:
     for lid, arrows in loop_arrows(city, lay).items():
         for pts in arrows:
             out.append(InkMark("loop arrow", lid, _bounds(pts, m.loop_arrow_stroke / 2)))
+    e = m.wagon_stroke / 2
+    for tag in branch_tags(city, lay):
+        r = tag.rect
+        out.append(
+            InkMark("branch tag", tag.line_id, Rect(r.x - e, r.y - e, r.w + 2 * e, r.h + 2 * e))
+        )
     return out

@@ -12,7 +12,7 @@ import pytest
 
 from mapkit.engine import Game, GameOptions
 from mapkit.engine.record import record_from_history, replay
-from mapkit.engine.testing import last_choice_game, run
+from mapkit.engine.testing import last_choice_game, run, tiny_map
 from mapkit.mapfile import load_source
 from mapkit.simulate.runner import kernel_for
 from tests.test_kernel_agrees import _agree, _checked_game, _seatings
@@ -113,3 +113,67 @@ def test_the_sheet_has_a_bonus_row_and_the_example_city_plays_both_mechanics() -
     assert diamond.get("class") == "diamond"
     halos = {el.get("data-line") for el in with_class(root, "terminus-mark", "path")}
     assert {"A", "B"} <= halos
+
+
+def test_state_says_what_bonus_is_still_open() -> None:
+    rep = run(CROSS, [("3", [{"line": "A"}, {"line": "A", "crosses": 1}])], 2)
+    # p0 met it in round 1 (nothing left to win); p1 did not: only the others' 2 are left
+    assert [rep.state.all_lines_open(p) for p in (0, 1)] == [0, 2]
+    fresh = Game(CROSS, players=2).new_initial_state(0)
+    assert [fresh.all_lines_open(p) for p in (0, 1)] == [4, 4]
+    plain = tiny_map({"A": ["a1", "a2"]})
+    assert Game(plain).new_initial_state(0).all_lines_open(0) == 0
+
+
+def test_the_greedy_evaluation_aims_for_the_bonus() -> None:
+    """A line without a cross meets the condition by one of its windows left, each with the
+    chance of one card (beta = 0.8): 1 - 0.2^3 = 0.992 with 3 windows; both lines: 0.992^2.
+    A free ride on a1 crosses A only (0.992 after), the 3 on A crosses both (a2 is on B): the
+    gains rise by 4 times the change of that chance."""
+    from mapkit.bots import make_bot
+    from mapkit.bots.base import view_of
+    from mapkit.bots.evaluate import View
+    from mapkit.engine import card_kind
+
+    state = Game(CROSS).new_initial_state(0)
+    bot = make_bot("greedy")
+    ev = bot.evaluator(state)
+    v = view_of(state, ev.cc)
+    assert v.all_lines == 4
+    blind = View(v.marked, v.windows, v.lost, v.done, v.inter, v.pw, 0)
+    before = 0.992**2
+    for card, term in (("free", 4 * (0.992 - before)), ("3", 4 * (1 - before))):
+        with_bonus = ev.candidates(v, card_kind(card))
+        without = ev.candidates(blind, card_kind(card))
+        changes = [a.gain - b.gain for a, b in zip(with_bonus, without, strict=True)]
+        if card == "free":  # a1, b1, none
+            assert changes == pytest.approx([term, term, 0.0], abs=1e-12)
+        else:  # A, B: each marks a2
+            assert changes == pytest.approx([term, term], abs=1e-12)
+    assert ev.value(v) - ev.value(blind) == pytest.approx(4 * before, abs=1e-12)
+    done = Game(DONE).new_initial_state(0)
+    dev = bot.evaluator(done)
+    dv = view_of(done, dev.cc)
+    # every line completed: each needs one card (5 stops, 5 a card): 0.8 each, 0.64 both
+    dblind = View(dv.marked, dv.windows, dv.lost, dv.done, dv.inter, dv.pw, 0)
+    assert dev.value(dv) - dev.value(dblind) == pytest.approx(4 * 0.64, abs=1e-12)
+
+
+def test_the_final_score_of_a_view_counts_the_bonus_it_meets() -> None:
+    from mapkit.bots.evaluate import View, final_score
+    from mapkit.bots.model import Compiled
+
+    cc = Compiled(Game(CROSS).tables)
+    a2 = 1 << cc.station_index["a2"]
+    assert final_score(cc, View(a2, [0, 0], all_lines=4)) == 4 - 7  # both crossed, 7 empty
+    a1 = 1 << cc.station_index["a1"]
+    assert final_score(cc, View(a1, [0, 0], all_lines=4)) == 0 - 7  # B has no cross
+
+
+@pytest.mark.parametrize("city", [CROSS, DONE], ids=["cross", "completed"])
+def test_kernel_lookahead_plays_the_checked_games_with_the_bonus(city) -> None:
+    game = Game(city, GameOptions(3))
+    bots = ("lookahead", "greedy", "lookahead")
+    kernel = kernel_for(game, bots)
+    for seed in range(4):
+        _agree(game, kernel, bots, seed)

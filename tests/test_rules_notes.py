@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from mapkit.engine import CHANCE, TERMINAL, Game, IllegalMove, card_kind, solo_band, solo_rating
+from mapkit.engine.actions import decode, line_move
 from mapkit.engine.record import RecordError
 from mapkit.engine.testing import run, tiny_map
 from mapkit.rulesets import VOLL_VERPLANT
@@ -25,8 +26,8 @@ def max_crosses(state, line: str, backward: bool = False) -> int:
     """The largest number of crosses legal_actions offers on a line."""
     t = state.game.tables
     li = t.line_index[line]
-    ks = [a & 7 for a in state.legal_actions() if a >> 4 == li and (a >> 3 & 1) == backward]
-    return max(ks)
+    moves = [decode(a) for a in state.legal_actions() if a < state.game.tables.free_base]
+    return max(k for line_, route, k in moves if line_ == li and route == backward)
 
 
 def revealed(city, rounds, card, players=1, special=False):
@@ -53,7 +54,9 @@ def test_note_02_number_card_stops_at_marked_stop_terminus_or_choice():
         st.move_to_action({"line": "A", "crosses": 2})
     # B 5 again: a4, b5 then the terminus: 2 crosses; fewer (0) is also legal.
     assert max_crosses(st, "B") == 2
-    assert st.move_to_action({"line": "B", "crosses": 0}) == st.game.tables.line_index["B"] << 4
+    assert st.move_to_action({"line": "B", "crosses": 0}) == line_move(
+        st.game.tables.line_index["B"], 0, 0
+    )
     rep = run(T, [("3", [{"line": "B"}]), ("5", [{"line": "A"}])])
     assert marked(rep) == {"b1", "a2", "b3", "a1"}
 

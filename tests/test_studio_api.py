@@ -410,6 +410,14 @@ def test_new_lines_take_the_recommended_palette_of_the_rules(tmp_path):
         assert c.get("/api/palette").json() == {"palette": documented}
 
 
+def test_the_rules_say_how_many_branches_a_line_may_have_as_the_schema_does(client):
+    """The page's *add branch* stops at the map schema's limit, read from the schema."""
+    schema = json.loads((ROOT / "schemas" / "map.schema.json").read_text(encoding="utf-8"))
+    limit = schema["definitions"]["line"]["properties"]["branches"]["maxItems"]
+    got = client.get("/api/rulesets").json()
+    assert (got["max_branches"], got["branch_scoring"]) == (limit, ["best", "each"])
+
+
 def test_suggested_points_settle_and_bring_no_new_problem(tmp_path):
     """Applying the points the studio suggests adds no warning, and the same play-test
     (same seed) on the map with them applied suggests them again."""

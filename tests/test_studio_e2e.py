@@ -432,3 +432,88 @@ def test_a_branching_line_is_drawn_and_edited_with_its_branches(studio, tmp_path
     settle(page)
     a = server.get("/api/map")["map"]["lines"][0]
     assert a["stops"] == ["s1", "s2", "s3", "s4", "s5", "s6", "s7"] and "branches" not in a
+
+
+FORKABLE = {
+    "format": "mapkit-map/1", "id": "forkable", "name": "Forkable",
+    "stations": [{"id": f"s{i + 1}", "x": 2 * i, "y": 0} for i in range(4)],
+    "lines": [{
+        "id": "A", "color": "#dd3322", "windows": 3, "points": {"first": 5, "others": 3},
+        "depot": {"x": -1.5, "y": 0}, "stops": ["s1", "s2", "s3", "s4"],
+    }],
+}  # fmt: skip
+
+
+def test_a_fork_is_drawn_undone_redone_saved_and_removed(studio, tmp_path):
+    """Line A s1..s4 forks at s3: s4 becomes branch A1, two clicks below s3 draw A2."""
+    path = tmp_path / "forkable.json"
+    path.write_text(json.dumps(FORKABLE), encoding="utf-8")
+    page, server = studio(path)
+    a = lambda: server.get("/api/map")["map"]["lines"][0]  # noqa: E731
+    tid(page, "line-list").locator("[data-line-item='A']").click()
+    tid(page, "line-branch").click()
+    assert "click the stop where it forks" in page.locator("#hint").inner_text()
+    page.mouse.click(*centre(page, '[data-handle="s4"]'))  # the end: no fork there
+    assert "extend it, or fork at a stop before its end" in tid(page, "status").inner_text()
+    page.mouse.click(*centre(page, '[data-handle="s3"]'))
+    assert page.locator("#overlay .handle.pending[data-handle='s3']").count() == 1
+    assert "Branch A2: click its first stop" in page.locator("#hint").inner_text()
+    x2, _ = centre(page, '[data-handle="s2"]')
+    x3, y3 = centre(page, '[data-handle="s3"]')
+    unit = (x3 - x2) / 2  # pixels per map unit
+    page.mouse.click(x3, y3 + 2 * unit)  # empty space: a new station s5 at (4, 2)
+    settle(page)  # the server's answer says its counts in the status line: wait for it
+    steps = page.evaluate("S.undo.length")
+    page.mouse.click(*centre(page, '[data-handle="s2"]'))  # on the line: refused, no edit
+    assert "a branch never comes back to its line" in tid(page, "status").inner_text()
+    assert page.evaluate("S.undo.length") == steps
+    page.mouse.click(x3 + 2 * unit, y3 + 2 * unit)  # s6 at (6, 2), east of s5
+    page.keyboard.press("Enter")
+    settle(page)
+    forked = {
+        "stops": ["s1", "s2", "s3"],
+        "branches": [{"stops": ["s4"]}, {"stops": ["s5", "s6"]}],
+    }
+    assert {k: a()[k] for k in forked} == forked
+    assert server.get("/api/map")["map"]["stations"][4:] == [
+        {"id": "s5", "x": 4, "y": 2}, {"id": "s6", "x": 6, "y": 2},
+    ]  # fmt: skip
+    assert page.locator("#sheet-layer .branch-tag").count() == 2  # A1 and A2 at their ends
+    assert [d["code"] for d in server.get("/api/diagnostics")["diagnostics"]] == []
+    # one undo step per click: s6, then s5 with the fork itself
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert a()["branches"] == [{"stops": ["s4"]}, {"stops": ["s5"]}]
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert a()["stops"] == ["s1", "s2", "s3", "s4"] and "branches" not in a()
+    assert len(server.get("/api/map")["map"]["stations"]) == 4
+    page.keyboard.press("Control+Shift+Z")
+    page.keyboard.press("Control+Shift+Z")
+    settle(page)
+    assert {k: a()[k] for k in forked} == forked
+    # A2's own points, and each branch run pays (the line's choice)
+    tid(page, "branch-first").nth(1).fill("7")
+    tid(page, "branch-first").nth(1).press("Enter")
+    tid(page, "line-branch-scoring").select_option("each")
+    settle(page)
+    assert a()["branches"][1]["points"] == {"first": 7, "others": 3}
+    assert a()["branch_scoring"] == "each"
+    assert tid(page, "line-branch").is_enabled() == (page.evaluate("RULES.max_branches") > 2)
+    page.keyboard.press("Control+s")
+    tid(page, "unsaved-marker").wait_for(state="hidden")
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["lines"][0]["branches"] == [
+        {"stops": ["s4"]}, {"stops": ["s5", "s6"], "points": {"first": 7, "others": 3}},
+    ]  # fmt: skip
+    res = CliRunner().invoke(cli, ["validate", "--format", "json", str(path)])
+    assert json.loads(res.output)["files"][0]["valid"] is True, res.output
+    # removing A1 folds A2 back into the trunk, with A2's points
+    tid(page, "branch-remove").nth(0).click()
+    settle(page)
+    plain = a()
+    assert plain["stops"] == ["s1", "s2", "s3", "s5", "s6"] and "branches" not in plain
+    assert plain["points"] == {"first": 7, "others": 3} and "branch_scoring" not in plain
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert a()["branches"][0] == {"stops": ["s4"]}

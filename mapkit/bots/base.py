@@ -63,6 +63,7 @@ def view_of(state: State, cc: Compiled, player: int | None = None) -> View:
         done=done,
         inter=sum(state.interchanges(p)),
         pw=state.game.ruleset.empty_weight(n),
+        all_lines=state.all_lines_open(p),
     )
 
 

@@ -56,7 +56,10 @@ class ClairvoyantBot(GreedyBot):
                     finished.append((final_score(cc, bv), path))
                     continue
                 for d, ri, k, s, marks in best_moves(ev, bv, card):
-                    nv = View(bv.marked | marks, bv.windows[:], bv.lost, bv.done, bv.inter, bv.pw)
+                    nv = View(
+                        bv.marked | marks, bv.windows[:], bv.lost, bv.done, bv.inter, bv.pw,
+                        bv.all_lines,
+                    )  # fmt: skip
                     if ri >= 0:
                         nv.windows[cc.route_list[ri].line] -= 1
                     if s >= 0 and ri >= 0:

@@ -1,11 +1,12 @@
 """The greedy evaluation: an estimate of a sheet's final score, and cheap deltas of it.
 
-``H(sheet) = Σ_lines LV(line) + 2·interchanges − pw·empty stations`` where the
+``H(sheet) = Σ_lines LV(line) + 2·interchanges − pw·empty stations + AL`` where the
 line value ``LV`` is the bonus already won, or ``bonus · P(complete)`` plus the
-worth of the line's unused windows (future crosses). ``P`` comes from how many
-more cards the line's empty stretches need (each stretch between marked stations
-needs its own number card) against its windows left. Weights are tuned by
-simulation (docs/simulate.md).
+worth of the line's unused windows (future crosses), and ``AL`` the all-lines bonus still
+open times the chance of meeting its condition (the product of every line's chance of a
+cross, or of completing). ``P`` comes from how many more cards the line's empty stretches
+need (each stretch between marked stations needs its own number card) against its windows
+left. Weights are tuned by simulation (docs/simulate.md).
 
 The evaluation itself is the game kernel's (``kernel.candidates``, ``kernel.line_value``):
 the kernel's bots and these Python bots read the same code. This module turns the bots'
@@ -57,6 +58,8 @@ class View:
     pw: float = 1.0
     """Weight of one empty station (``Ruleset.empty_weight``: 1 solo, 0.5 with several players
     in Voll verplant)."""
+    all_lines: int = 0
+    """The all-lines bonus points still open to the player (``State.all_lines_open``)."""
 
 
 Scored = tuple[float, int, int, int, int]
@@ -92,14 +95,15 @@ class Evaluator:
         """Greedy's candidates on ``v`` for engine card ``card`` (``kernel.Candidate``)."""
         self.load(v)
         return kernel.candidates(
-            self.km, self.bp, self.mk, self.win, self.lost, v.pw, card, extra, self.scratch
-        )
+            self.km, self.bp, self.mk, self.win, self.lost, v.pw, v.all_lines, card, extra,
+            self.scratch,
+        )  # fmt: skip
 
     def best_gain(self, v: View, card: int) -> float:
         """The best greedy gain on ``v`` for ``card`` (``kernel.best_gain``)."""
         self.load(v)
         return kernel.best_gain(
-            self.km, self.bp, self.mk, self.win, self.lost, v.pw, card, self.scratch
+            self.km, self.bp, self.mk, self.win, self.lost, v.pw, v.all_lines, card, self.scratch
         )
 
     def value(self, v: View) -> float:
@@ -114,7 +118,7 @@ class Evaluator:
                 total += float(cc.others[li] if lost and not v.done >> li & 1 else cc.first[li])
             else:
                 total += kernel.line_value(self.km, self.bp, self.mk, li, v.windows[li], lost)
-        return total
+        return total + kernel.all_lines_value(self.km, self.bp, self.mk, self.win, v.all_lines)
 
 
 def best_moves(ev: Evaluator, v: View, card: int, extra: float = 0.0) -> list[Scored]:
@@ -126,21 +130,31 @@ def best_moves(ev: Evaluator, v: View, card: int, extra: float = 0.0) -> list[Sc
     is added per special station a move marks (the variant's bonus)."""
     index = ev.cc.route_index
     return [
-        (c.gain, index[c.line][c.direction] if c.line >= 0 else -1, c.crosses, c.station, c.marks)
+        (c.gain, index[c.line][c.route] if c.line >= 0 else -1, c.crosses, c.station, c.marks)
         for c in ev.candidates(v, card, extra)
     ]
 
 
 def final_score(cc: Compiled, v: View) -> float:
     """The score of a finished sheet as the view knows it (lost lines pay ``others``; a
-    branching line its run branches, the best or each as the line says)."""
+    branching line its run branches, the best or each as the line says; the all-lines bonus
+    still open when the sheet meets its condition, ``kernel.all_lines_met``)."""
     t = cc.tables
-    completed = {
-        unit.label: unit.others if v.lost >> unit.line & 1 else unit.first
+    run = [
+        unit
         for unit in t.units
         if all(v.marked >> t.stops[unit.line][j] & 1 for j in unit.positions)
-    }
+    ]
+    completed = {u.label: u.others if v.lost >> u.line & 1 else u.first for u in run}
     pts = sum(paying_units(t.city, completed).values())
+    if v.all_lines:
+        done = crossed = 0
+        for u in run:
+            done |= 1 << u.line
+        for li, lm in enumerate(cc.line_mask):
+            crossed |= (1 if v.marked & lm else 0) << li
+        if kernel.all_lines_met(t.all_lines[0], t.n_lines, done, crossed):
+            pts += v.all_lines
     return pts + 2 * v.inter - v.pw * (cc.n - v.marked.bit_count())
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from mapkit.bots.base import Bot, free_base, view_of
 from mapkit.bots.evaluate import DEFAULT, Evaluator, Scored, View, Weights, best_moves
-from mapkit.engine.actions import ROUTE_NAMES, line_move
+from mapkit.engine.actions import line_move
 
 if TYPE_CHECKING:
     from mapkit.engine import State
@@ -71,9 +71,8 @@ class GreedyBot(Bot):
         if ri < 0:
             return free_base(state, cc) + (cc.n if s < 0 else s)
         route = cc.route_list[ri]
-        r = ROUTE_NAMES.index(route.direction) if route.direction else 0
-        a = line_move(route.line, r, k)
-        return state.canonical(a) if r else a
+        a = line_move(route.line, route.route, k)
+        return state.canonical(a) if route.route else a
 
     def choose(self, state: State, rng: random.Random | None = None) -> int:
         moves = self.scored(state)

@@ -41,7 +41,7 @@ class LookaheadBot(GreedyBot):
         for m in moves[: self.width]:
             a = self.action(state, m)
             d, ri, _, _, marks = m
-            after = View(v.marked | marks, v.windows[:], v.lost, v.done, v.inter, v.pw)
+            after = View(v.marked | marks, v.windows[:], v.lost, v.done, v.inter, v.pw, v.all_lines)
             if ri >= 0:
                 after.windows[cc.route_list[ri].line] -= 1
             future = 0.0

@@ -1,24 +1,23 @@
 """A map compiled to integers for fast move evaluation: bitmasks over stations.
 
 Bots never decide legality with this (the engine does); they use it to predict
-what a legal move marks, without cloning engine states. A loop line is
-compiled as two open *routes*, one per direction (rules-notes 7): forward is
-the order of ``stops``, backward is the first stop then the others reversed.
+what a legal move marks, without cloning engine states. A line is compiled as its
+*routes* (the model's ``Line.routes``): a loop's two directions (rules-notes 7), a
+two-ended line's two ends, a branching line's trunk into each branch.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mapkit.engine.actions import ROUTE_NAMES
 from mapkit.engine.tables import Tables
 
 
 @dataclass(frozen=True, slots=True)
 class Route:
     line: int
-    direction: str | None
-    """``forward``/``backward`` on a loop line, ``None`` on an open line."""
+    route: int
+    """The route's index on its line (``Line.routes``; an action's route)."""
     stops: tuple[int, ...]
     bits: tuple[int, ...]
 
@@ -51,11 +50,10 @@ class Compiled:
         routes: list[tuple[Route, ...]] = []
         for li, st in enumerate(self.stops):
             orders = t.routes[li]  # the model's route orders (``Line.routes``)
-            names = ROUTE_NAMES if len(orders) > 1 else (None,)
             rs = []
-            for name, order in zip(names, orders, strict=False):
+            for r, order in enumerate(orders):
                 stops = tuple(st[j] for j in order)
-                rs.append(Route(li, name, stops, tuple(1 << s for s in stops)))
+                rs.append(Route(li, r, stops, tuple(1 << s for s in stops)))
             routes.append(tuple(rs))
         self.routes = tuple(routes)
         self.route_list = tuple(r for rs in self.routes for r in rs)
@@ -66,4 +64,4 @@ class Compiled:
         self.route_index = tuple(
             tuple(range(starts[li], starts[li + 1])) for li in range(len(self.routes))
         )
-        """``route_index[line][direction]``: the index of a line's route in ``route_list``."""
+        """``route_index[line][route]``: the index of a line's route in ``route_list``."""

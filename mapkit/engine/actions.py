@@ -25,17 +25,20 @@ if TYPE_CHECKING:
 
 CROSSES_BITS = MAX_VALUE.bit_length()
 """Enough bits for the most crosses a card allows (6: three bits)."""
-ROUTE_BITS = 1
-"""Two routes per line: from the wagon, and the other way round a loop or from the far end."""
+ROUTE_BITS = 2
+"""Up to four routes per line: from the wagon and the other way round a loop or from the far
+end, or into each of up to four branches."""
 ROUTE_SHIFT = CROSSES_BITS
 LINE_SHIFT = CROSSES_BITS + ROUTE_BITS
 CROSSES_MASK = (1 << CROSSES_BITS) - 1
 CHOICE_MASK = (1 << LINE_SHIFT) - 1
 """The route and crosses of a line move (what a line's choices list)."""
-BACKWARD = 1 << ROUTE_SHIFT
-"""The route bit of route 1 (the second route)."""
 MAX_ROUTES = 1 << ROUTE_BITS
+"""The most routes a line has, so the most branches of a branching line (the map schema's
+``branches`` ``maxItems``, held equal by tests/test_branching.py)."""
 ROUTE_MASK = MAX_ROUTES - 1
+ROUTE_FIELD = ROUTE_MASK << ROUTE_SHIFT
+"""A line move's route bits: zero on route 0 (``action & ROUTE_FIELD``)."""
 
 
 class LineMove(NamedTuple):

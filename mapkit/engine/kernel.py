@@ -35,14 +35,7 @@ from typing import Any, NamedTuple
 import cython
 
 from mapkit.cards import CARD_EXPRESS, CARD_VALUE, FREE, N_KINDS, PLUS
-from mapkit.engine.actions import (
-    BACKWARD,
-    CROSSES_MASK,
-    LINE_SHIFT,
-    MAX_ROUTES,
-    ROUTE_MASK,
-    ROUTE_SHIFT,
-)
+from mapkit.engine.actions import CROSSES_MASK, LINE_SHIFT, MAX_ROUTES, ROUTE_MASK, ROUTE_SHIFT
 from mapkit.engine.seats import SEAT_SEED_STRIDE
 
 COMPILED: bool = cython.compiled
@@ -70,7 +63,6 @@ _LSH = cython.declare(i64, LINE_SHIFT)
 _RSH = cython.declare(i64, ROUTE_SHIFT)
 _KMASK = cython.declare(i64, CROSSES_MASK)
 _RMASK = cython.declare(i64, ROUTE_MASK)
-_BACK = cython.declare(i64, BACKWARD)
 _SEAT_STRIDE = cython.declare(i64, SEAT_SEED_STRIDE)
 _RANDOM = cython.declare(i64, RANDOM)
 _GREEDY = cython.declare(i64, GREEDY)
@@ -293,8 +285,9 @@ def kernel_map(t: Any) -> KernelMap:
     L, S = t.n_lines, t.n_stations
     maxn = max(len(st) for st in t.stops)
     stops = np.zeros((L, maxn), np.int64)
-    route = np.zeros((L, MAX_ROUTES, maxn), np.int64)
-    rlen = np.zeros((L, MAX_ROUTES), np.int64)
+    wide = max(len(r) for r in t.routes)  # routes of the line that has most
+    route = np.zeros((L, wide, maxn), np.int64)
+    rlen = np.zeros((L, wide), np.int64)
     occ: list[list[int]] = [[] for _ in range(S)]
     uocc: list[list[int]] = [[] for _ in range(S)]
     for li, st in enumerate(t.stops):
@@ -500,8 +493,10 @@ def scan_route(km: KernelMap, mk: V1, li: i64, d: i64, buf: V1) -> Scan:
 class Scratch:
     """Work arrays of one decision (allocated once per kernel)."""
 
-    bf: V1
+    bf: V1  # route scans: route 0's, the route being listed, an earlier one to compare
     bb: V1
+    bo: V1
+    keep: V1  # [crosses] is the listed route's move still unlike every earlier route's
     rank: V1
     ch: V1
     marks: V1
@@ -510,9 +505,11 @@ class Scratch:
     base: F1
     isfull: V1
     lost: V1
+    allf: F1  # [line] its chance of meeting the all-lines bonus's condition (_all_lines_factor)
     base2: F1
     isfull2: V1
-    cd: F1  # candidates: gain, line (-1: free ride), direction, crosses, station
+    allf2: F1
+    cd: F1  # candidates: gain, line (-1: free ride), route, crosses, station
     cl: V1
     cdr: V1
     ck: V1
@@ -534,15 +531,16 @@ class Scratch:
         def z(n: int) -> Any:
             return np.zeros(n, np.int64)
 
-        self.bf, self.bb, self.rank = z(maxn + 1), z(maxn + 1), np.full(maxn + 1, -1, np.int64)
+        self.bf, self.bb, self.bo = z(maxn + 1), z(maxn + 1), z(maxn + 1)
+        self.keep, self.rank = z(CROSSES_MASK + 1), np.full(maxn + 1, -1, np.int64)
         self.ch, self.marks, self.aff, self.seen = (
             z(MAX_ROUTES * (CROSSES_MASK + 1) + 2),
             z(maxn + 1),
             z(L),
             z(S),
         )
-        self.base, self.isfull, self.lost = np.zeros(L), z(L), z(L)
-        self.base2, self.isfull2 = np.zeros(L), z(L)
+        self.base, self.isfull, self.lost, self.allf = np.zeros(L), z(L), z(L), np.zeros(L)
+        self.base2, self.isfull2, self.allf2 = np.zeros(L), z(L), np.zeros(L)
         self.cd, self.cl, self.cdr, self.ck, self.cs = np.zeros(C), z(C), z(C), z(C), z(C)
         self.order = z(C)
         self.top_cd, self.top_cl, self.top_cdr = np.zeros(C), z(C), z(C)
@@ -552,7 +550,8 @@ class Scratch:
 @cython.cfunc
 @cython.exceptval(check=False)
 def _same_prefix(bf: V1, bb: V1, k: i64, rank: V1) -> cython.bint:
-    """Do the first ``k`` empties forward and backward mark the same stops?"""
+    """Do the first ``k`` empties of two routes (scanned into ``bf`` and ``bb``) mark the
+    same stops?"""
     i: i64
     r: i64
     for i in range(k):
@@ -569,31 +568,63 @@ def _same_prefix(bf: V1, bb: V1, k: i64, rank: V1) -> cython.bint:
 
 @cython.cfunc
 @cython.exceptval(check=False)
+def _entry_differs(b: Scan, o: Scan, bb: V1, bo: V1) -> cython.bint:
+    """Does an interchange on the route scanned into ``bb`` (``b``) box another stop than on
+    the route scanned into ``bo`` (``o``)? No empty stop: it boxes none."""
+    if b.empties == 0 or o.empties == 0:
+        return (b.empties == 0) != (o.empties == 0)
+    return bb[0] != bo[0]
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
 def _choices(km: KernelMap, mk: V1, li: i64, card: i64, sc: Scratch) -> i64:
     """The legal ``actions.choice(route, crosses)`` of a line card (``Tables.choices`` asks),
-    in ``legal_actions`` order, into ``sc.ch``; returns how many. A second route's move that
-    marks what the first route's move with as many crosses marks is listed once, as that."""
+    in ``legal_actions`` order, into ``sc.ch``; returns how many. Route 0's moves, then each
+    further route's that mark other stops than every earlier route's move with as many
+    crosses (one that marks the same is listed once, as the earliest route's)."""
     f: Scan = scan_route(km, mk, li, 0, sc.bf)
     b: Scan
+    o: Scan
+    d: i64
+    r: i64
     k: i64
+    n: i64 = 1
+    nr: i64 = km.nroutes[li]
+    sc.ch[0] = 0
     if card == _PLUS:
-        sc.ch[0] = 0
-        if km.nroutes[li] > 1 and f.empties:
-            scan_route(km, mk, li, 1, sc.bb)
-            if sc.bb[0] != sc.bf[0]:
-                sc.ch[1] = _BACK
-                return 2
-        return 1
+        for d in range(1, nr):
+            b = scan_route(km, mk, li, d, sc.bb)
+            if not _entry_differs(b, f, sc.bb, sc.bf):
+                continue
+            for r in range(1, d):
+                o = scan_route(km, mk, li, r, sc.bo)
+                if not _entry_differs(b, o, sc.bb, sc.bo):
+                    break
+            else:
+                sc.ch[n] = d << _RSH
+                n += 1
+        return n
     m: i64 = most_crosses(card, f.empties, f.run)
-    for k in range(m + 1):
+    for k in range(1, m + 1):
         sc.ch[k] = k
-    n: i64 = m + 1
-    if km.nroutes[li] > 1:
-        b = scan_route(km, mk, li, 1, sc.bb)
-        mb: i64 = most_crosses(card, b.empties, b.run)
+    n = m + 1
+    mb: i64
+    mo: i64
+    for d in range(1, nr):
+        b = scan_route(km, mk, li, d, sc.bb)
+        mb = most_crosses(card, b.empties, b.run)
         for k in range(1, mb + 1):
-            if k > m or not _same_prefix(sc.bf, sc.bb, k, sc.rank):
-                sc.ch[n] = _BACK | k
+            sc.keep[k] = k > m or not _same_prefix(sc.bf, sc.bb, k, sc.rank)
+        for r in range(1, d):
+            o = scan_route(km, mk, li, r, sc.bo)
+            mo = most_crosses(card, o.empties, o.run)
+            for k in range(1, mb + 1):
+                if sc.keep[k] and k <= mo and _same_prefix(sc.bo, sc.bb, k, sc.rank):
+                    sc.keep[k] = 0
+        for k in range(1, mb + 1):
+            if sc.keep[k]:
+                sc.ch[n] = d << _RSH | k
                 n += 1
     return n
 
@@ -601,18 +632,21 @@ def _choices(km: KernelMap, mk: V1, li: i64, card: i64, sc: Scratch) -> i64:
 @cython.cfunc
 @cython.exceptval(check=False)
 def _canonical(km: KernelMap, mk: V1, li: i64, d: i64, k: i64, card: i64, sc: Scratch) -> i64:
-    """A second-route move that marks what the first route's marks is that (``State.canonical``)."""
-    if not d:
+    """A later route's move that marks what an earlier route's marks is the earliest such
+    (``State.canonical``): what :func:`_choices` lists."""
+    if not d or (k == 0 and card != _PLUS):
         return li << _LSH | k
-    f: Scan = scan_route(km, mk, li, 0, sc.bf)
-    scan_route(km, mk, li, 1, sc.bb)
-    if card == _PLUS:
-        if f.empties == 0 or sc.bb[0] == sc.bf[0]:
-            return li << _LSH
-        return li << _LSH | _BACK
-    if k <= most_crosses(card, f.empties, f.run) and _same_prefix(sc.bf, sc.bb, k, sc.rank):
-        return li << _LSH | k
-    return li << _LSH | _BACK | k
+    b: Scan = scan_route(km, mk, li, d, sc.bb)
+    o: Scan
+    r: i64
+    for r in range(d):
+        o = scan_route(km, mk, li, r, sc.bo)
+        if card == _PLUS:
+            if not _entry_differs(b, o, sc.bb, sc.bo):
+                return li << _LSH | r << _RSH
+        elif k <= most_crosses(card, o.empties, o.run) and _same_prefix(sc.bo, sc.bb, k, sc.rank):
+            return li << _LSH | r << _RSH | k
+    return li << _LSH | d << _RSH | k
 
 
 def station_marks(km: KernelMap) -> Any:
@@ -641,14 +675,15 @@ def route_scan(km: KernelMap, mk: V1, li: int, d: int, sc: Scratch) -> RouteScan
 def line_choices(km: KernelMap, mk: V1, li: int, card: int, sc: Scratch) -> tuple[int, ...]:
     """The legal ``actions.choice(route, crosses)`` of a line card on line ``li`` (given a
     window), in the order ``State.legal_actions`` lists them: route 0 with 0..most crosses,
-    then the second route's moves that mark other stops than route 0's with as many crosses."""
+    then each further route's moves that mark other stops than every earlier route's with as
+    many crosses."""
     n: i64 = _choices(km, mk, li, card, sc)
     return tuple([int(sc.ch[i]) for i in range(n)])
 
 
 def canonical_move(km: KernelMap, mk: V1, li: int, d: int, k: int, card: int, sc: Scratch) -> int:
-    """A legal line move as listed: a second-route move that marks what route 0's move with
-    as many crosses marks is that move (``actions.line_move``)."""
+    """A legal line move as listed: a later route's move that marks what an earlier route's
+    move with as many crosses marks is the earliest such (``actions.line_move``)."""
     return int(_canonical(km, mk, li, d, k, card, sc))
 
 
@@ -665,7 +700,7 @@ class Sheets:
     win: V2  # [player, line] windows left
     wleft: V1  # [player]
     inter: V1  # [player] sum of interchange numbers
-    newly: V1  # [player] scoring units completed this round (bitmask; at most 52 units)
+    newly: V1  # [player] scoring units completed this round (bitmask: model.MAX_UNITS)
     done: V1  # [player] scoring units completed (bitmask)
     firsts: V2  # [player, unit]
     when: V2  # [player, unit] round of completion (1-based), 0 if none
@@ -761,7 +796,7 @@ def _mark(km: KernelMap, sh: Sheets, p: i64, s: i64) -> i64:
 def _play_line(
     km: KernelMap, sh: Sheets, p: i64, card: i64, li: i64, d: i64, k: i64, buf: V1
 ) -> i64:
-    """Play ``card`` on line ``li`` in direction ``d`` with ``k`` crosses (legal) on seat
+    """Play ``card`` on line ``li`` along its route ``d`` with ``k`` crosses (legal) on seat
     ``p``'s sheet; returns the special stations marked (extra actions earned)."""
     sh.win[p, li] -= 1
     sh.wleft[p] -= 1
@@ -999,12 +1034,67 @@ def _branching_value(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64
 
 @cython.cfunc
 @cython.exceptval(check=False)
+def _all_lines_factor(km: KernelMap, bp: BotParams, mk: V1, li: i64, windows: i64) -> f64:
+    """Line ``li``'s chance of meeting the all-lines bonus's condition (rules-notes 22) as the
+    bots see it: 1 once it has a cross (``every_line_has_cross``) or is complete, by any route
+    (``every_line_completed``); else the chance that one of its windows left brings a cross,
+    each as likely as a card that one stretch needs (:func:`_chance`), or the chance of the
+    cards its likeliest route needs."""
+    t: i64
+    d: i64
+    if km.all_cond == 1:
+        for t in range(km.nst[li]):
+            if mk[km.stops[li, t]]:
+                return 1.0
+        q: f64 = 1.0 - _chance(bp, 1.0, windows)
+        miss: f64 = q
+        _w: i64
+        for _w in range(1, windows):
+            miss *= q
+        return 1.0 - miss
+    best: f64 = 0.0
+    p: f64
+    r: Need
+    for d in range(km.nroutes[li]):
+        r = _route_need(km, bp, mk, li, d)
+        if r.empties == 0:
+            return 1.0
+        p = _chance(bp, r.need, windows)
+        if p > best:
+            best = p
+    return best
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _all_lines_change(
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, li: i64, aff: V1, isfull: V1, allf: F1
+) -> f64:
+    """The change of the chance of meeting the all-lines bonus's condition (the product of
+    every line's :func:`_all_lines_factor`) by a move that touches the lines in ``aff`` and
+    fills a window of ``li`` (-1: none); ``allf``: the factors before it."""
+    before: f64 = 1.0
+    after: f64 = 1.0
+    lj: i64
+    for lj in range(km.n_lines):
+        before *= allf[lj]
+        if aff[lj] and not isfull[lj]:
+            after *= _all_lines_factor(km, bp, mk, lj, win[lj] - (1 if lj == li else 0))
+        else:
+            after *= allf[lj]
+    return after - before
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
 def _gain(
     km: KernelMap, bp: BotParams, mk: V1, win: V1, li: i64, marks: V1, nm: i64, bonus: f64,
-    pw: f64, base: F1, isfull: V1, lost: V1, aff: V1,
+    pw: f64, base: F1, isfull: V1, lost: V1, aff: V1, allb: f64, allf: F1,
 ) -> f64:  # fmt: skip
     """The evaluation's change by a move whose ``marks[:nm]`` are set in ``mk`` and that fills
-    a window of line ``li`` (-1: none): only the lines it touches are re-valued."""
+    a window of line ``li`` (-1: none): only the lines it touches are re-valued; with the
+    all-lines bonus open (``allb`` points), plus ``allb`` times the change of the chance of
+    meeting its condition."""
     d: f64 = pw * nm + bonus
     i: i64
     o: i64
@@ -1016,6 +1106,8 @@ def _gain(
             aff[km.occ_line[o]] = 1
     if li >= 0:
         aff[li] = 1
+    if allb > 0.0:
+        d += allb * _all_lines_change(km, bp, mk, win, li, aff, isfull, allf)
     for lj in range(km.n_lines):
         if not aff[lj]:
             continue
@@ -1032,9 +1124,11 @@ def _gain(
 @cython.cfunc
 @cython.exceptval(check=False)
 def _bases(
-    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, base: F1, isfull: V1
-) -> cython.void:
-    """Every line's value before a move (``isfull``: completed, no value)."""
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, base: F1, isfull: V1, allb: f64,
+    allf: F1,
+) -> cython.void:  # fmt: skip
+    """Every line's value before a move (``isfull``: completed, no value) and, with the
+    all-lines bonus open (``allb`` points), its :func:`_all_lines_factor` into ``allf``."""
     li: i64
     j: i64
     full: cython.bint
@@ -1045,6 +1139,8 @@ def _bases(
                 full = False
                 break
         isfull[li] = full
+        if allb > 0.0:
+            allf[li] = 1.0 if full else _all_lines_factor(km, bp, mk, li, win[li])
         if full:
             base[li] = 0.0
             continue
@@ -1066,10 +1162,11 @@ def _candidate(sc: Scratch, n: i64, gain: f64, li: i64, d: i64, k: i64, s: i64) 
 @cython.exceptval(check=False)
 def _candidates(
     km: KernelMap, bp: BotParams, mk: V1, win: V1, card: i64, pw: f64, base: F1, isfull: V1,
-    lost: V1, extra: f64, sc: Scratch,
+    lost: V1, extra: f64, allb: f64, allf: F1, sc: Scratch,
 ) -> i64:  # fmt: skip
     """Greedy's candidates in its order, with their gains (plus ``extra`` per
-    special station marked: the variant's bonus of ``GreedyBot.scored``). Line cards: the full
+    special station marked: the variant's bonus of ``GreedyBot.scored``; ``allb``, ``allf``:
+    the all-lines bonus still open and the lines' factors, :func:`_gain`). Line cards: the full
     run (or the interchange) on every route of every line with a window; a free ride: the
     first empty stop and every isolated empty stop of each open line's routes, then none."""
     L: i64 = km.n_lines
@@ -1116,7 +1213,10 @@ def _candidates(
                     sc.seen[s] = 1
                     sc.marks[0] = s
                     mk[s] = 1
-                    g = _gain(km, bp, mk, win, -1, sc.marks, 1, 0.0, pw, base, isfull, lost, sc.aff)
+                    g = _gain(
+                        km, bp, mk, win, -1, sc.marks, 1, 0.0, pw, base, isfull, lost, sc.aff,
+                        allb, allf,
+                    )  # fmt: skip
                     mk[s] = 0
                     if extra:
                         g += extra * km.special[s]
@@ -1143,7 +1243,10 @@ def _candidates(
                 sc.marks[i] = km.stops[li, sc.bf[i]]
                 mk[sc.marks[i]] = 1
                 nsp += km.special[sc.marks[i]]
-            g = _gain(km, bp, mk, win, li, sc.marks, k, bonus, pw, base, isfull, lost, sc.aff)
+            g = _gain(
+                km, bp, mk, win, li, sc.marks, k, bonus, pw, base, isfull, lost, sc.aff, allb,
+                allf,
+            )  # fmt: skip
             for i in range(k):
                 mk[sc.marks[i]] = 0
             if extra:
@@ -1158,7 +1261,7 @@ class Candidate(NamedTuple):
     gain: float
     line: int
     """-1: a free ride."""
-    direction: int
+    route: int
     crosses: int
     station: int
     """The boxed or free-ride station, -1 if none."""
@@ -1167,15 +1270,18 @@ class Candidate(NamedTuple):
 
 
 def candidates(
-    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, pw: float, card: int,
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, pw: float, allb: float, card: int,
     extra: float, sc: Scratch,
 ) -> list[Candidate]:  # fmt: skip
     """Greedy's candidates for one sheet (``mk`` marked stations, ``win`` windows left, ``lost``
-    lines whose ``first`` bonus is gone, ``pw`` the weight of an empty station), in greedy's
-    order, with their gains (``extra`` per special station marked): the evaluation the Python
-    bots (greedy, lookahead, the clairvoyant beam) read."""
-    _bases(km, bp, mk, win, lost, sc.base, sc.isfull)
-    n: i64 = _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, lost, extra, sc)
+    lines whose ``first`` bonus is gone, ``pw`` the weight of an empty station, ``allb`` the
+    all-lines bonus points still open), in greedy's order, with their gains (``extra`` per
+    special station marked): the evaluation the Python bots (greedy, lookahead, the
+    clairvoyant beam) read."""
+    _bases(km, bp, mk, win, lost, sc.base, sc.isfull, allb, sc.allf)
+    n: i64 = _candidates(
+        km, bp, mk, win, card, pw, sc.base, sc.isfull, lost, extra, allb, sc.allf, sc
+    )
     out = []
     i: i64
     j: i64
@@ -1194,11 +1300,14 @@ def candidates(
 
 
 def best_gain(
-    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, pw: float, card: int, sc: Scratch
-) -> float:
+    km: KernelMap, bp: BotParams, mk: V1, win: V1, lost: V1, pw: float, allb: float, card: int,
+    sc: Scratch,
+) -> float:  # fmt: skip
     """The best of greedy's gains on one sheet for ``card`` (the lookahead's next-card term)."""
-    _bases(km, bp, mk, win, lost, sc.base, sc.isfull)
-    n: i64 = _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, lost, 0.0, sc)
+    _bases(km, bp, mk, win, lost, sc.base, sc.isfull, allb, sc.allf)
+    n: i64 = _candidates(
+        km, bp, mk, win, card, pw, sc.base, sc.isfull, lost, 0.0, allb, sc.allf, sc
+    )
     g: f64 = sc.cd[0]
     q: i64
     for q in range(1, n):
@@ -1211,6 +1320,27 @@ def line_value(km: KernelMap, bp: BotParams, mk: V1, li: int, windows: int, lost
     """The evaluation of an open line: its bonus (``others`` when ``lost``) · P(complete) +
     worth of its windows left."""
     return _line_value(km, bp, mk, li, windows, lost)
+
+
+def all_lines_value(km: KernelMap, bp: BotParams, mk: V1, win: V1, allb: float) -> float:
+    """The evaluation's all-lines term: the bonus still open (``allb`` points) times the chance
+    of meeting its condition, the product of every line's :func:`_all_lines_factor`."""
+    if allb <= 0.0:
+        return 0.0
+    p: f64 = 1.0
+    li: i64
+    for li in range(km.n_lines):
+        p *= _all_lines_factor(km, bp, mk, li, win[li])
+    return allb * p
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _all_lines_open(km: KernelMap, sh: Sheets, p: i64) -> f64:
+    """The all-lines bonus points seat ``p`` can still score (``State.all_lines_open``)."""
+    if not km.all_cond or sh.bonus[p] >= 0:
+        return 0.0
+    return km.all_first if race_firsts(sh.players, 1, sh.bonus_taken) else km.all_others
 
 
 @cython.cfunc
@@ -1244,10 +1374,13 @@ def _evaluated(
     mk: V1 = sh.mk[p]
     win: V1 = sh.win[p]
     pw: f64 = sh.weight
+    allb: f64 = _all_lines_open(km, sh, p)
     _lost(km, sh, p, sc.lost)
-    _bases(km, bp, mk, win, sc.lost, sc.base, sc.isfull)
+    _bases(km, bp, mk, win, sc.lost, sc.base, sc.isfull, allb, sc.allf)
     extra: f64 = bp.extra if special else 0.0
-    return _candidates(km, bp, mk, win, card, pw, sc.base, sc.isfull, sc.lost, extra, sc)
+    return _candidates(
+        km, bp, mk, win, card, pw, sc.base, sc.isfull, sc.lost, extra, allb, sc.allf, sc
+    )
 
 
 @cython.cfunc
@@ -1318,6 +1451,7 @@ def _lookahead_move(
     mk: V1 = sh.mk[p]
     win: V1 = sh.win[p]
     pw: f64 = sh.weight
+    allb: f64 = _all_lines_open(km, sh, p)
     n: i64 = _evaluated(km, bp, sh, p, card, special, sc)
     if n == 1 or is_extra:
         return _greedy_pick(km, bp, mk, n, card, mt, sc)
@@ -1373,12 +1507,15 @@ def _lookahead_move(
         for lj in range(km.n_lines):
             left += win[lj]
         if left:
-            _bases(km, bp, mk, win, sc.lost, sc.base2, sc.isfull2)
+            _bases(km, bp, mk, win, sc.lost, sc.base2, sc.isfull2, allb, sc.allf2)
             for c in range(_N_KINDS):
                 cnt = sh.deck[c] if six else sh.counts[c]
                 if not cnt:
                     continue
-                m2 = _candidates(km, bp, mk, win, c, pw, sc.base2, sc.isfull2, sc.lost, 0.0, sc)
+                m2 = _candidates(
+                    km, bp, mk, win, c, pw, sc.base2, sc.isfull2, sc.lost, 0.0, allb, sc.allf2,
+                    sc,
+                )  # fmt: skip
                 g = sc.cd[0]
                 for q in range(1, m2):
                     if sc.cd[q] > g:

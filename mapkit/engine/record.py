@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mapkit.engine.actions import line_of
+from mapkit.engine.actions import MAX_ROUTES, line_of
 from mapkit.engine.cards import CARD_BY_NAME, CARD_NAMES, CARD_VALUE, FREE, window_text
 from mapkit.engine.errors import IllegalMove
 from mapkit.engine.game import MOVE_KEYS, Game, GameOptions
@@ -165,8 +165,8 @@ def _move_problem(move: Any, depth: int = 0) -> tuple[int, str] | None:
         if move.get("direction", "forward") not in ("forward", "backward"):
             return depth, f"direction is 'forward' or 'backward', not {_json(move['direction'])}"
         b = move.get("branch", 1)
-        if isinstance(b, bool) or b not in (1, 2):
-            return depth, f"branch is 1 or 2, not {_json(b)}"
+        if isinstance(b, bool) or b not in range(1, MAX_ROUTES + 1):
+            return depth, f"branch is a whole number from 1 to {MAX_ROUTES}, not {_json(b)}"
     then = move.get("then", [])
     if not isinstance(then, list):
         return depth, "'then' must be a list of moves"

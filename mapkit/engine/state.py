@@ -21,10 +21,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mapkit.engine.actions import (
-    BACKWARD,
     CHOICE_MASK,
     CROSSES_MASK,
     LINE_SHIFT,
+    ROUTE_FIELD,
     ROUTE_MASK,
     ROUTE_SHIFT,
     decode,
@@ -394,10 +394,13 @@ class State:
         lid = t.line_ids[li]
         if not self._win[cur * t.n_lines + li]:
             raise IllegalMove(f"line {lid} has no empty window")
+        branches = len(t.city.lines[li].branches)
         if d >= len(t.routes[li]):
             raise IllegalMove(
-                f"line {lid} is travelled one way only (not a loop, not two-ended): it has no"
-                " direction"
+                f"line {lid} has branches 1 to {branches}, not {d + 1}"
+                if branches
+                else f"line {lid} is travelled one way only (not a loop, not two-ended): it has"
+                " no direction"
             )
         lm = self._local[cur * t.n_lines + li]
         if c == PLUS:
@@ -409,21 +412,23 @@ class State:
         if k > m:
             raise IllegalMove(
                 f"more crosses than possible: {k} crosses on line {lid}"
-                f"{' backward' if d else ''}, but the {CARD_NAMES[c]} card allows at most {m}"
+                f"{f' branch {d + 1}' if branches else ' backward' if d else ''}, but the"
+                f" {CARD_NAMES[c]} card allows at most {m}"
             )
 
     def canonical(self, a: int) -> int:
         """The listed legal action equal to a legal ``a``.
 
-        On a loop line, a backward move that marks exactly what the forward
-        move marks is listed once, as the forward move.
+        A move on a later route (a loop's backward, a two-ended line's far end, a branch past
+        the first) that marks exactly what an earlier route's move marks is listed once, as
+        the earliest route's (``kernel.canonical_move``).
         """
-        if self._cur < 0 or self._card == FREE or not a & BACKWARD:
+        if self._cur < 0 or self._card == FREE or not a & ROUTE_FIELD:
             return a
         t = self._t
-        li = a >> LINE_SHIFT
+        li, d, k = decode(a)
         lm = self._local[self._cur * t.n_lines + li]
-        return t.canonical(li, lm, 1, a & CROSSES_MASK, self._card)
+        return t.canonical(li, lm, d, k, self._card)
 
     # ---------------------------------------------------------------- moving
     def apply_action(self, action: int) -> None:
@@ -448,7 +453,7 @@ class State:
             self._total -= 1
             self._reveal(action)
         else:
-            self._do(self.canonical(action) if action & BACKWARD else action)
+            self._do(self.canonical(action) if action & ROUTE_FIELD else action)
 
     def random_action(self, rand: Callable[[], float]) -> int:
         """A uniformly random legal action, drawing uniform floats in [0, 1) from ``rand``.
@@ -660,6 +665,15 @@ class State:
                 self._bonus[p] = first if race_firsts(n, 1, self._bonus_taken) else others
                 self._lpts[p] += self._bonus[p]
         self._bonus_taken |= now
+
+    def all_lines_open(self, player: int) -> int:
+        """The all-lines bonus points ``player`` can still score: ``first``, ``others`` once
+        someone met it in an earlier round (``kernel.race_firsts``), 0 once met or without
+        one (what the bots aim for)."""
+        cond, first, others = self._t.all_lines
+        if not cond or self._bonus[player] >= 0:
+            return 0
+        return first if race_firsts(self._n, 1, self._bonus_taken) else others
 
     def all_lines_bonus(self, player: int) -> int:
         """The all-lines bonus points ``player`` has scored (0 while not met, or without one)."""

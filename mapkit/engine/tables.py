@@ -206,10 +206,11 @@ class Tables:
         """The legal ``actions.choice(route, crosses)`` of a line card on line ``li`` (given a
         window).
 
-        In the order ``State.legal_actions`` lists them: forward 0..most, then the
-        backward moves of a loop that differ from the forward move with as many
-        crosses. The one rule of what a card may do on a line: the checked list and
-        ``State.random_action`` read it; the kernel compiles the same rule (harness).
+        In the order ``State.legal_actions`` lists them: route 0 with 0..most crosses,
+        then each further route's moves (a loop's backward, a branch past the first) that
+        differ from every earlier route's move with as many crosses. The one rule of what
+        a card may do on a line: the checked list and ``State.random_action`` read it; the
+        kernel compiles the same rule (harness).
         Memoised per (line, line-local mask, card) in ``choice_memo[li][lm << KIND_BITS | card]``.
         """
         key = lm << KIND_BITS | card

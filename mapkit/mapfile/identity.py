@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mapkit.mapfile.jsonpos import Positions
+from mapkit.mapfile.model import MAX_UNITS
 from mapkit.notices import Diagnostic, make
 
 
@@ -162,6 +163,7 @@ def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic
         else:
             coords[st["id"]] = (st["x"], st["y"])
     seen_lines: set[str] = set()
+    units = 0
     xs = [c[0] for c in coords.values()]
     ys = [c[1] for c in coords.values()]
     extent = max(max(xs) - min(xs), max(ys) - min(ys), 1.0) if xs else 1.0
@@ -176,6 +178,14 @@ def check_identity(doc: dict[str, Any], positions: Positions) -> list[Diagnostic
         loop = bool(ln.get("loop", False))
         _check_stops(ln, base, coords, emit)
         _check_branches(ln, base, emit)
+        before, units = units, units + (len(ln.get("branches", ())) or 1)
+        if units > MAX_UNITS >= before:
+            emit(
+                "REF013",
+                f"line '{lid}' takes the map to {units} scoring units (a line, or each branch "
+                f"of a branching line): the rules engine plays at most {MAX_UNITS}",
+                f"{base}/branches" if "branches" in ln else base,
+            )
         if loop and ln.get("both_ends"):
             emit(
                 "REF011",

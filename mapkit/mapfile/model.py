@@ -50,6 +50,10 @@ class Depot:
         return (self.x, self.y)
 
 
+MAX_UNITS = 63
+"""The most scoring units a map has (a line, or each branch of a branching line, REF013): the
+kernel holds a player's completed units as the bits of a signed 64-bit integer."""
+
 BRANCH_SCORING = ("best", "each")
 """How a branching line with several branches run pays (``"branch_scoring"``, rules-notes 23):
 its best branch only, or each branch run."""

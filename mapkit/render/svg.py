@@ -3,7 +3,7 @@
 Every element a test or a tool may count carries a class: ``station`` (one
 group per station), ``window`` (one box per window), ``wagon``, ``line``,
 ``panel-row``, ``diamond``, ``square``, ``score-box``, ``label``,
-``loop-arrow``, ``terminus-mark``, ``special-mark``; the pen layer of a filled
+``loop-arrow``, ``terminus-mark``, ``special-mark``, ``branch-tag``; the pen layer of a filled
 sheet uses ``pen-*`` classes (see :mod:`mapkit.render.pen`).
 """
 
@@ -37,6 +37,7 @@ from mapkit.sheet import (
     PageBoxes,
     Rect,
     SheetLayout,
+    branch_tags,
     layout,
     loop_arrows,
     page_boxes,
@@ -387,7 +388,8 @@ class SheetDrawing:
             parent.add(self.dwg.polyline(points, stroke=st.centre, stroke_width=fmt(0.4), **common))
 
     def draw_stations(self, fills: dict[str, str] | None = None) -> None:
-        """Station marks; termini haloed, special stations starred, interchanges thick-ringed.
+        """Station marks; termini haloed, special stations starred, interchanges thick-ringed
+        (a special terminus: the halo over the star, whose points reach past it).
 
         Where several lines end at one station the halo is split into one sector per
         line, each facing the way its line comes in, so every ending shows its colour.
@@ -407,9 +409,6 @@ class SheetDrawing:
             shared = city.intersection_count(st.id) > 1
             if shared:
                 classes.append("interchange")
-            if st.id in ending:
-                classes.append("terminus")
-                self.draw_halo(under, st.id, ending[st.id])
             if st.special:
                 classes.append("special")
                 under.add(
@@ -422,6 +421,9 @@ class SheetDrawing:
                         **{"class": "special-mark"},
                     )
                 )
+            if st.id in ending:  # over a star: its points reach past the halo, both show
+                classes.append("terminus")
+                self.draw_halo(under, st.id, ending[st.id])
             sg = self.group(" ".join(classes), g, id=f"st-{st.id}", **{"data-station": st.id})
             fill = (fills or {}).get(st.id, PAPER_WHITE)
             sg.add(
@@ -483,6 +485,37 @@ class SheetDrawing:
                     )
                 )
                 self.extra_obstacles.append(pts)
+
+    def draw_branch_tags(self) -> None:
+        """Each branch's name (its bonus row's, ``A1``) in a box beside its terminus."""
+        tags = branch_tags(self.city, self.lay)
+        if not tags:
+            return
+        g = self.group("branch-tags", id="branch-tags")
+        for tag in tags:
+            fill = PAPER_WHITE if self.grayscale else self.city.line(tag.line_id).color
+            tg = self.group(
+                "branch-tag", g, id=f"tag-{tag.label}",
+                **{"data-line": tag.line_id, "data-unit": tag.label, "data-station": tag.terminus},
+            )  # fmt: skip
+            r = tag.rect
+            tg.add(
+                self.dwg.rect(
+                    (fmt(r.x), fmt(r.y)),
+                    (fmt(r.w), fmt(r.h)),
+                    rx=0.8,
+                    fill=fill,
+                    stroke=INK,
+                    stroke_width=self.m.wagon_stroke,
+                )
+            )
+            self.text(
+                tg, tag.label, *r.center, self.m.tag_font, anchor="middle", bold=True,
+                fill=text_on(fill), middle=True,
+            )  # fmt: skip
+            self.extra_obstacles.append(
+                [(r.x, r.y), (r.right, r.y), (r.right, r.bottom), (r.x, r.bottom)]
+            )
 
     def draw_wagons(self) -> None:
         lay = self.lay
@@ -644,6 +677,7 @@ def sheet_svg(
     d.draw_stations()
     d.draw_loop_arrows()
     d.draw_wagons()
+    d.draw_branch_tags()
     placed = d.draw_labels() if labels else None
     draw_panel(d)
     draw_scoring(d)

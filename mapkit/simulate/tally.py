@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from mapkit.engine.scoring import paying_units
 from mapkit.mapfile.model import CityMap
 
 
@@ -54,6 +55,13 @@ class Tally:
         self.boxed = np.zeros(S, np.int64)
         self.first = np.array([u.first for u in city.units], np.int64)
         self.others = np.array([u.others for u in city.units], np.int64)
+        units = [u for u, unit in enumerate(city.units) if len(city.lines[unit.line].units) > 1]
+        self._shared = [
+            [u for u in units if city.units[u].line == li]
+            for li in dict.fromkeys(city.units[u].line for u in units)
+        ]
+        """The units of each line with several (a branching line's), whose completions
+        ``scoring.paying_units`` may not all pay."""
 
     def add(
         self,
@@ -96,9 +104,7 @@ class Tally:
         self.done_rounds += when.sum(axis=(0, 1))
         fl = (firsts > 0) & comp
         self.firsts += fl.sum(axis=(0, 1))
-        self.points += (
-            fl.sum(axis=(0, 1)) * self.first + (comp & ~fl).sum(axis=(0, 1)) * self.others
-        )
+        self.points += self._paid(comp, fl).sum(axis=(0, 1))
         R = np.broadcast_to(rounds[:, None], when.shape[:2])
         for li in range(when.shape[2]):
             w = when[:, :, li]
@@ -107,6 +113,27 @@ class Tally:
                 self.finish[li].update(dict(_counts(w[m] * 1024 + R[m], 1024)))
         self.empty += empty.sum(axis=(0, 1))
         self.boxed += boxed.sum(axis=(0, 1))
+
+    def _paid(self, comp: np.ndarray, fl: np.ndarray) -> np.ndarray:
+        """``[G, n, U]`` what each completed unit paid: ``first`` or ``others``, and of a
+        branching line only what ``scoring.paying_units`` says pays (its best branch, under
+        ``branch_scoring`` best), asked once per distinct way a player ran the line."""
+        value = np.where(fl, self.first, self.others) * comp
+        units = self.city.units
+        for us in self._shared:
+            codes = (comp[:, :, us] * (2 - fl[:, :, us])).reshape(-1, len(us))
+            ways, inverse = np.unique(codes, axis=0, return_inverse=True)
+            keep = np.zeros(ways.shape, bool)
+            for w, way in enumerate(ways):
+                done = {
+                    units[u].label: units[u].first if c == 1 else units[u].others
+                    for u, c in zip(us, way.tolist(), strict=True)
+                    if c
+                }
+                pays = paying_units(self.city, done)
+                keep[w] = [units[u].label in pays for u in us]
+            value[:, :, us] *= keep[inverse.reshape(-1)].reshape((*comp.shape[:2], len(us)))
+        return value
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the map (a worker's tally is merged into one that has it)."""

@@ -41,15 +41,21 @@ async def palette(request: Request) -> Response:
 
 
 async def rulesets(request: Request) -> Response:
-    """The published rulesets (the map inspector's choice) and the all-lines bonus's conditions."""
-    from mapkit.mapfile.model import ALL_LINES_CONDITIONS
+    """The published rulesets (the map inspector's choice), the all-lines bonus's conditions,
+    and what a branching line may have: how many branches (the map schema's limit) and how it
+    pays (``branch_scoring``)."""
+    from mapkit.mapfile.model import ALL_LINES_CONDITIONS, BRANCH_SCORING
+    from mapkit.mapfile.schema import load_schema
     from mapkit.rulesets import DEFAULT_RULESET, RULESETS
 
+    branches = load_schema("map")["definitions"]["line"]["properties"]["branches"]
     return Json(
         {
             "rulesets": [{"id": r.id, "name": r.name} for r in RULESETS.values()],
             "default": DEFAULT_RULESET,
             "conditions": list(ALL_LINES_CONDITIONS),
+            "max_branches": branches["maxItems"],
+            "branch_scoring": list(BRANCH_SCORING),
         }
     )
 

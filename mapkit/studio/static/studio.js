@@ -7,7 +7,9 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const HISTORY = 200;
 // New lines take colours of mapkit.checks.colour.PALETTE (GET /api/palette): every pair passes DES003.
 let PALETTE = [];
-let RULES = { rulesets: [], default: "", conditions: [] };
+// The rules' choices (GET /api/rulesets): rulesets, the all-lines bonus's conditions, and how
+// many branches a line may have (the map schema's limit) and how it pays for them.
+let RULES = { rulesets: [], default: "", conditions: [], max_branches: 0, branch_scoring: [] };
 const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 const q = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -32,6 +34,30 @@ const allStops = (l) => [...(l.stops || []), ...(l.branches || []).flatMap((b) =
 const paths = (l) => (l.branches || []).length
   ? l.branches.map((b) => [...(l.stops || []), ...(b.stops || [])]) : [l.stops || []];
 const linesAt = (id) => lines().filter((l) => allStops(l).includes(id)).map((l) => l.id);
+// A branch's name, as the sheet's panel row and the tag at its end print it (A1, A2, ...).
+const branchName = (l, b) => `${l.id}${b + 1}`;
+// Why a line cannot get another branch, or "" when it can.
+function noBranch(l) {
+  if (l.loop) return "a loop cannot fork";
+  if (l.both_ends) return "a branching line starts at its wagon only (untick both ends)";
+  const n = (l.branches || []).length;
+  if (n && n >= RULES.max_branches) return `a line has at most ${RULES.max_branches} branches`;
+  return "";
+}
+// A branching line left with one branch (or none) is a plain line again: that branch
+// continues the trunk, and what it paid is what the line pays.
+function foldBranches(l) {
+  if (!l.branches) return;
+  l.branches = l.branches.filter((b) => b.stops.length);
+  if (l.branches.length > 1) return;
+  const [only] = l.branches;
+  if (only) {
+    l.stops.push(...only.stops);
+    if (only.points) l.points = only.points;
+  }
+  delete l.branches;
+  delete l.branch_scoring;
+}
 
 function freeStationId() {
   const used = new Set(stations().map((s) => s.id));
@@ -648,9 +674,17 @@ function hint() {
   if (S.bgAdjust && S.bg) h.textContent = "Background: drag to move the image, wheel to scale it; untick “move and scale” to draw again.";
   else if (S.tool === "station") h.textContent = "Station: click to place a station, or on a line between two stops to insert one there (Shift: off the grid). Esc: back to Select.";
   else if (S.tool === "line") {
-    h.textContent = S.pending
-      ? `Line ${S.pending.lineId || "(new)"}: click the next station, or empty space for a new one. Enter/Esc ends the line.`
-      : "Line: click the first station (or the end of the selected line to extend it).";
+    const pend = S.pending;
+    const l = pend && pend.lineId ? line(pend.lineId) : null;
+    if (pend && pend.mode === "branch" && l && !pend.fork) h.textContent = `Branch of line ${l.id}: click the stop where it forks. Esc: no branch.`;
+    else if (pend && pend.mode === "branch" && l) {
+      const b = pend.b ?? Math.max((l.branches || []).length, 1);
+      h.textContent = `Branch ${branchName(l, b)}: click its ${pend.b === null ? "first" : "next"} stop, or empty space for a new station. Enter/Esc ends the branch.`;
+    } else {
+      h.textContent = pend
+        ? `Line ${pend.lineId || "(new)"}: click the next station, or empty space for a new one. Enter/Esc ends the line.`
+        : "Line: click the first station (or the end of the selected line to extend it, its fork for another branch).";
+    }
   } else if (!stations().length) h.textContent = "An empty map: press S and click to place stations, then L to draw lines through them.";
   else if (selectedIds().length > 1) h.textContent = `${selectedIds().length} stations: drag one to move them all, arrows nudge, Del deletes; Shift-click adds or removes one.`;
   else h.textContent = "Select: click or drag a station, line, wagon or name · drag empty space: a box (Shift: add) · Space+drag: pan · wheel: zoom";
@@ -729,64 +763,7 @@ function drawInspector() {
     return;
   }
   if (sel && sel.kind === "line" && line(sel.id)) {
-    const l = line(sel.id);
-    const stops = l.stops.map((id, i) => h("li", {},
-      h("span", {}, `${i + 1}. ${station(id)?.name || id}`),
-      h("button", { "data-testid": "stop-up", "data-i": i, title: "Earlier" }, "↑"),
-      h("button", { "data-testid": "stop-down", "data-i": i, title: "Later" }, "↓"),
-      h("button", { "data-testid": "stop-remove", "data-i": i, title: "Remove from the line" }, "×")));
-    const shape = h("select", { "data-testid": "line-shape" },
-      h("option", { value: "straight" }, "straight"), h("option", { value: "octilinear" }, "45° bends"));
-    shape.value = l.shape ? "octilinear" : "straight";
-    box.replaceChildren(h("h2", {}, `Line ${l.id}`), h("div", { class: "form" },
-      field("letter", "line-id", l.id),
-      field("name", "line-name", l.name),
-      field("colour", "line-color", l.color, { type: "color" }),
-      field("windows", "line-windows", l.windows, { type: "number", min: 1, max: 8, placeholder: "not set" }),
-      field("points 1st", "line-first", l.points?.first, { type: "number", min: 0, placeholder: "not set" }),
-      field("points later", "line-others", l.points?.others, { type: "number", min: 0, placeholder: "not set" }),
-      field("loop", "line-loop", l.loop, { type: "checkbox" }),
-      field("both ends", "line-both-ends", l.both_ends, { type: "checkbox" }),
-      h("label", {}, "shape"), shape,
-      h("label", {}, "stops"), h("span", {}, h("button", { "data-testid": "line-reverse" }, "reverse"), " ",
-        h("button", { "data-testid": "line-extend" }, "extend (L)")),
-      h("ul", { class: "stops wide" }, stops)),
-    h("p", { class: "muted" }, "Drag the dashed box (the wagon) to move the depot."));
-    bind("line-id", (v) => renameLine(l.id, v.toUpperCase()));
-    bind("line-name", (v) => edit(() => { if (v) l.name = v; else delete l.name; }));
-    bind("line-color", (v) => edit(() => { l.color = v; }));
-    bind("line-windows", (v) => edit(() => { if (v === "") delete l.windows; else l.windows = Math.max(1, Math.min(8, Math.round(+v))); }));
-    const pts = (key) => (v) => edit(() => {
-      const p = l.points || { first: 0, others: 0 };
-      if (v === "") { delete l.points; return; }
-      p[key] = Math.max(0, Math.round(+v));
-      l.points = p;
-    });
-    bind("line-first", pts("first"));
-    bind("line-others", pts("others"));
-    bind("line-loop", (v, e) => edit(() => { if (e.target.checked) l.loop = true; else delete l.loop; }));
-    bind("line-both-ends", (v, e) => edit(() => { if (e.target.checked) l.both_ends = true; else delete l.both_ends; }));
-    bind("line-shape", (v) => edit(() => {
-      if (v === "octilinear") { S.autoShapes.add(l.id); l.shape = octilinearShape(l); } else { S.autoShapes.delete(l.id); delete l.shape; }
-    }));
-    q("line-reverse").onclick = () => edit(() => { l.stops.reverse(); autoDepot(l); });
-    q("line-extend").onclick = () => { setTool("line"); S.pending = pendingFor(l.id, "append"); drawOverlay(); };
-    for (const b of box.querySelectorAll("[data-i]")) {
-      b.onclick = () => {
-        const i = +b.dataset.i;
-        const t = b.dataset.testid;
-        const first = l.stops[0];
-        edit(() => {
-          if (t === "stop-up" && i > 0) [l.stops[i - 1], l.stops[i]] = [l.stops[i], l.stops[i - 1]];
-          if (t === "stop-down" && i < l.stops.length - 1) [l.stops[i + 1], l.stops[i]] = [l.stops[i], l.stops[i + 1]];
-          if (t === "stop-remove") {
-            l.stops.splice(i, 1);
-            if (l.stops.length < 2) { S.doc.lines = lines().filter((x) => x !== l); S.sel = null; }
-          }
-          if (l.stops.length >= 2 && l.stops[0] !== first) autoDepot(l);
-        });
-      };
-    }
+    drawLineInspector(box, line(sel.id));
     return;
   }
   const d = S.doc;
@@ -817,6 +794,114 @@ function drawInspector() {
   bind("map-bonus-first", bonus("first"));
   bind("map-bonus-others", bonus("others"));
   bind("map-bonus-condition", (v) => edit(() => { if (d.all_lines_bonus) d.all_lines_bonus.condition = v; }));
+}
+
+// The selected line's form: its fields, its stops (a branching line's trunk), and per branch
+// its points, its stops and its commands.
+function drawLineInspector(box, l) {
+  const forks = !!(l.branches || []).length;
+  const name = (id) => station(id)?.name || id;
+  // a branching line's trunk keeps two stops: the fork and one before it
+  const stopItems = (list, b) => list.map((id, i) => h("li", {},
+    h("span", {}, `${i + 1}. ${name(id)}`),
+    h("button", { "data-testid": "stop-up", "data-i": i, "data-b": b, title: "Earlier" }, "↑"),
+    h("button", { "data-testid": "stop-down", "data-i": i, "data-b": b, title: "Later" }, "↓"),
+    h("button", { "data-testid": "stop-remove", "data-i": i, "data-b": b, title: "Remove from the line",
+      disabled: b === undefined && forks && l.stops.length <= 2 }, "×")));
+  const shape = h("select", { "data-testid": "line-shape", disabled: forks, title: forks ? "A branching line is drawn through its stops" : null },
+    h("option", { value: "straight" }, "straight"), h("option", { value: "octilinear" }, "45° bends"));
+  shape.value = l.shape ? "octilinear" : "straight";
+  const why = noBranch(l);
+  const fixed = forks ? { disabled: true, title: "Not with branches (REF013)" } : {};
+  const branchParts = (l.branches || []).map((br, b) => [
+    h("h3", { class: "wide branch" }, `Branch ${branchName(l, b)}`, " ",
+      h("span", { class: "muted" }, `from ${name(l.stops[l.stops.length - 1])}, ${br.stops.length} stop${br.stops.length === 1 ? "" : "s"}`)),
+    field("points 1st", "branch-first", br.points?.first, { type: "number", min: 0, "data-b": b,
+      placeholder: l.points ? `${l.points.first}, the line's` : "the line's" }),
+    field("points later", "branch-others", br.points?.others, { type: "number", min: 0, "data-b": b,
+      placeholder: l.points ? `${l.points.others}, the line's` : "the line's" }),
+    h("label", {}, "stops"), h("span", {},
+      h("button", { "data-testid": "branch-extend", "data-b": b, title: "Continue drawing from this branch's end (L)" }, "extend"), " ",
+      h("button", { "data-testid": "branch-remove", "data-b": b, title: "Take this branch's stops off the line (a last branch left continues the trunk)" }, "remove branch")),
+    h("ul", { class: "stops wide" }, stopItems(br.stops, b)),
+  ]);
+  const scoring = h("select", { "data-testid": "line-branch-scoring", title: "A line with several branches run pays its best branch, or each (rules-notes 23)" },
+    ...RULES.branch_scoring.map((v) => h("option", { value: v }, v === "best" ? "best branch" : `${v} branch`)));
+  scoring.value = l.branch_scoring || RULES.branch_scoring[0];
+  box.replaceChildren(h("h2", {}, `Line ${l.id}`), h("div", { class: "form" },
+    field("letter", "line-id", l.id),
+    field("name", "line-name", l.name),
+    field("colour", "line-color", l.color, { type: "color" }),
+    field("windows", "line-windows", l.windows, { type: "number", min: 1, max: 8, placeholder: "not set" }),
+    field("points 1st", "line-first", l.points?.first, { type: "number", min: 0, placeholder: "not set" }),
+    field("points later", "line-others", l.points?.others, { type: "number", min: 0, placeholder: "not set" }),
+    field("loop", "line-loop", l.loop, { type: "checkbox", ...fixed }),
+    field("both ends", "line-both-ends", l.both_ends, { type: "checkbox", ...fixed }),
+    h("label", {}, "shape"), shape,
+    forks ? [h("label", {}, "pays"), scoring] : null,
+    h("label", {}, forks ? "trunk" : "stops"), h("span", {},
+      h("button", { "data-testid": "line-reverse", disabled: forks, title: forks ? "A branching line runs from its wagon to its branches' ends" : "Reverse the stops" }, "reverse"), " ",
+      forks ? null : [h("button", { "data-testid": "line-extend" }, "extend (L)"), " "],
+      h("button", { "data-testid": "line-branch", disabled: !!why, title: why || "Draw a branch: click the stop where it leaves the line, then its stops" }, "add branch")),
+    h("ul", { class: "stops wide" }, stopItems(l.stops, undefined)),
+    ...branchParts.flat()),
+  h("p", { class: "muted" }, "Drag the dashed box (the wagon) to move the depot."));
+  bind("line-id", (v) => renameLine(l.id, v.toUpperCase()));
+  bind("line-name", (v) => edit(() => { if (v) l.name = v; else delete l.name; }));
+  bind("line-color", (v) => edit(() => { l.color = v; }));
+  bind("line-windows", (v) => edit(() => { if (v === "") delete l.windows; else l.windows = Math.max(1, Math.min(8, Math.round(+v))); }));
+  const pts = (key) => (v) => edit(() => {
+    const p = l.points || { first: 0, others: 0 };
+    if (v === "") { delete l.points; return; }
+    p[key] = Math.max(0, Math.round(+v));
+    l.points = p;
+  });
+  bind("line-first", pts("first"));
+  bind("line-others", pts("others"));
+  bind("line-loop", (v, e) => edit(() => { if (e.target.checked) l.loop = true; else delete l.loop; }));
+  bind("line-both-ends", (v, e) => edit(() => { if (e.target.checked) l.both_ends = true; else delete l.both_ends; }));
+  bind("line-shape", (v) => edit(() => {
+    if (v === "octilinear") { S.autoShapes.add(l.id); l.shape = octilinearShape(l); } else { S.autoShapes.delete(l.id); delete l.shape; }
+  }));
+  if (forks) bind("line-branch-scoring", (v) => edit(() => { if (v === RULES.branch_scoring[0]) delete l.branch_scoring; else l.branch_scoring = v; }));
+  q("line-reverse").onclick = () => edit(() => { l.stops.reverse(); autoDepot(l); });
+  if (!forks) q("line-extend").onclick = () => { setTool("line"); S.pending = pendingFor(l.id, "append"); drawOverlay(); };
+  q("line-branch").onclick = () => startBranch(l);
+  for (const f of box.querySelectorAll('[data-testid="branch-first"], [data-testid="branch-others"]')) {
+    f.addEventListener("keydown", (evt) => evt.stopPropagation());
+    f.addEventListener("change", () => edit(() => {
+      // empty: the branch pays the line's points again
+      const br = l.branches[+f.dataset.b];
+      if (f.value === "") { delete br.points; return; }
+      const p = { ...(br.points || l.points || { first: 0, others: 0 }) };
+      p[f.dataset.testid === "branch-first" ? "first" : "others"] = Math.max(0, Math.round(+f.value));
+      br.points = p;
+    }));
+  }
+  for (const btn of box.querySelectorAll('[data-testid="branch-extend"]')) {
+    btn.onclick = () => { setTool("line"); S.pending = pendingFor(l.id, "branch", +btn.dataset.b); drawOverlay(); };
+  }
+  for (const btn of box.querySelectorAll('[data-testid="branch-remove"]')) {
+    btn.onclick = () => { S.pending = null; edit(() => { l.branches.splice(+btn.dataset.b, 1); foldBranches(l); }); };
+  }
+  for (const b of box.querySelectorAll("[data-i]")) {
+    b.onclick = () => {
+      const i = +b.dataset.i;
+      const t = b.dataset.testid;
+      const first = l.stops[0];
+      edit(() => {
+        const list = b.dataset.b === undefined ? l.stops : l.branches[+b.dataset.b].stops;
+        if (t === "stop-up" && i > 0) [list[i - 1], list[i]] = [list[i], list[i - 1]];
+        if (t === "stop-down" && i < list.length - 1) [list[i + 1], list[i]] = [list[i], list[i + 1]];
+        if (t === "stop-remove") {
+          list.splice(i, 1);
+          foldBranches(l);
+          if (l.stops.length < 2) { S.doc.lines = lines().filter((x) => x !== l); S.sel = null; }
+        }
+        if (l.stops.length >= 2 && l.stops[0] !== first) autoDepot(l);
+      });
+    };
+  }
 }
 
 function rulesetChoice(d) {
@@ -969,13 +1054,7 @@ function deleteSelection() {
         const first = l.stops[0];
         l.stops = l.stops.filter((s) => !gone.has(s));
         for (const b of l.branches || []) b.stops = b.stops.filter((s) => !gone.has(s));
-        const kept = (l.branches || []).filter((b) => b.stops.length);
-        if (l.branches && kept.length < l.branches.length) {
-          // a branch with no stop left: the other one continues the line
-          l.stops = [...l.stops, ...kept.flatMap((b) => b.stops)];
-          delete l.branches;
-          delete l.branch_scoring;
-        }
+        foldBranches(l);  // a branch with no stop left is gone; a last one continues the trunk
         if (l.stops.length >= 2 && l.stops[0] !== first) autoDepot(l);
       }
       d.lines = lines().filter((l) => {
@@ -1027,15 +1106,76 @@ async function waitSynced() {
 }
 
 // ---- drawing gestures ---------------------------------------------------------------------
-function pendingFor(lineId, mode) {
+// What the Line tool is drawing: a new line, a line's end ("append", "prepend"), or a
+// branch ("branch": `fork` the stop it leaves the line at, null until clicked; `b` the
+// branch's index, null until its first stop is placed).
+function pendingFor(lineId, mode, b = null) {
+  const l = lineId ? line(lineId) : null;
+  const fork = mode === "branch" && l && (l.branches || []).length ? l.stops[l.stops.length - 1] : null;
   return {
-    lineId, mode, first: null,
-    ids() { return this.lineId ? line(this.lineId)?.stops || [] : this.first ? [this.first] : []; },
+    lineId, mode, first: null, fork, b,
+    ids() {
+      const at = this.lineId ? line(this.lineId) : null;
+      if (!at) return this.first ? [this.first] : [];
+      if (this.mode !== "branch") return at.stops;
+      if (this.b !== null) return paths(at)[this.b] || [];
+      return this.fork ? [this.fork] : [];
+    },
     last() {
       const ids = this.ids();
       return this.mode === "prepend" ? ids[0] : ids[ids.length - 1];
     },
   };
+}
+
+// Start drawing a branch of line l (the inspector's "Add branch", or the Line tool on its fork).
+function startBranch(l) {
+  const why = noBranch(l);
+  if (why) { status(`line ${l.id}: ${why}`); return; }
+  setTool("line");
+  S.sel = { kind: "line", id: l.id };
+  S.pending = pendingFor(l.id, "branch");
+  drawOverlay();
+  drawPanels();
+}
+
+// A click of the Line tool while drawing a branch: first the fork (a stop of the line with
+// a stop before it and one after it), then the branch's stops, each click one undo step.
+function branchClick(pend, stationId, p, free) {
+  const l = line(pend.lineId);
+  if (!l) { S.pending = null; drawOverlay(); return; }
+  const name = (id) => station(id)?.name || id;
+  if (!pend.fork) {
+    const i = stationId ? l.stops.indexOf(stationId) : -1;
+    if (i < 0) status(`click a stop of line ${l.id}: the branch leaves the line there`);
+    else if (i === 0) status(`the fork needs a stop of line ${l.id} before it: click a later stop`);
+    else if (i === l.stops.length - 1) status(`line ${l.id} ends at ${name(stationId)}: extend it, or fork at a stop before its end`);
+    else { pend.fork = stationId; status(`branch ${branchName(l, 1)} from ${name(stationId)}: click its stops`); }
+    drawOverlay();
+    return;
+  }
+  if (stationId && allStops(l).includes(stationId)) {
+    status(`${name(stationId)} is on line ${l.id} already: a branch never comes back to its line`);
+    return;
+  }
+  edit(() => {
+    const id = stationId || addStationAt(snap(p, [station(pend.last())].filter(Boolean), free).p);
+    if (pend.b !== null) { l.branches[pend.b].stops.push(id); return; }
+    if (!l.branches) {
+      // the line from the fork on becomes its first branch, with the line's points
+      const k = l.stops.indexOf(pend.fork);
+      l.branches = [{ stops: l.stops.splice(k + 1) }];
+      if (l.shape) {
+        delete l.shape;
+        S.autoShapes.delete(l.id);
+        status(`line ${l.id} is drawn straight through its stops now: a branching line has no shape`);
+      }
+    }
+    l.branches.push({ stops: [id] });
+    pend.b = l.branches.length - 1;
+  });
+  drawOverlay();
+  drawPanels();
 }
 
 function addStationAt(p) {
@@ -1046,8 +1186,12 @@ function addStationAt(p) {
 
 // A click of the Line tool on a station (or on empty space: a new station there).
 function lineClick(stationId, p, free) {
+  if (S.pending && S.pending.mode === "branch") { branchClick(S.pending, stationId, p, free); return; }
   if (!S.pending) {
     const sel = S.sel && S.sel.kind === "line" ? line(S.sel.id) : null;
+    const ends = sel && sel.branches ? sel.branches.map((b) => b.stops[b.stops.length - 1]) : [];
+    if (sel && stationId && ends.includes(stationId)) { S.pending = pendingFor(sel.id, "branch", ends.indexOf(stationId)); drawOverlay(); return; }
+    if (sel && sel.branches && stationId === sel.stops[sel.stops.length - 1]) { startBranch(sel); return; }
     if (sel && stationId && stationId === sel.stops[sel.stops.length - 1]) { S.pending = pendingFor(sel.id, "append"); drawOverlay(); return; }
     if (sel && stationId && stationId === sel.stops[0]) { S.pending = pendingFor(sel.id, "prepend"); drawOverlay(); return; }
     S.pending = pendingFor(null, "append");
