@@ -20,7 +20,7 @@ import os
 import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -103,6 +103,22 @@ def playout(state: State, bots: Sequence[Any], rng: random.Random) -> list[int]:
     return play_out(state, bots, drawn(rng)).scores()
 
 
+_WATCHING: list[set[str]] = []
+"""The open :func:`engines_used` blocks: each collects the engines of the runners made in it."""
+
+
+@contextmanager
+def engines_used() -> Iterator[set[str]]:
+    """The engines (``kernel``, ``checked``) of every :class:`GameRunner` made inside the
+    block, so a measure made of several runs can say who played its games."""
+    used: set[str] = set()
+    _WATCHING.append(used)
+    try:
+        yield used
+    finally:
+        _WATCHING.remove(used)
+
+
 class GameRunner:
     """Plays games of one map with one seating (``cfg``) by one engine (``engine``).
 
@@ -116,6 +132,8 @@ class GameRunner:
         self.city = city
         self.cfg = cfg
         self.engine = choose_engine(cfg)
+        for used in _WATCHING:
+            used.add(self.engine)
         opts = GameOptions(players=len(cfg.bots), special_stations=cfg.special_stations)
         self.game = Game(city, opts)
         self.names = seat_names(list(cfg.bots))
