@@ -266,7 +266,11 @@ BROKEN = ROOT / "examples" / "broken" / "GEO005.json"
         ([str(MINI), "--mixed-games", "-1"], 2, "--mixed-games at least 0"),
         ([str(MINI), "--threshold", "nan"], 2, "--threshold must be a number"),
         ([str(MINI), "--jobs", "-3"], 2, "--jobs must be 0"),
-        ([str(MINI), "--players", "0"], 2, "--players must be"),
+        (
+            [str(MINI), "--players", "0"],
+            2,
+            "--players 0: voll-verplant is played by 1 to 6 players",
+        ),
     ],
 )
 def test_cli_report_bad_input_is_one_line_and_writes_nothing(

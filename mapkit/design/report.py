@@ -18,6 +18,7 @@ from mapkit.design.difficulty import Difficulty, measure_difficulty
 from mapkit.design.findings import Found, findings
 from mapkit.design.mixed import Mixed, measure_mixed
 from mapkit.design.pacing import Pacing, pacing
+from mapkit.design.profile import check_seats
 from mapkit.design.races import LineRace, races_of
 from mapkit.design.sensitivity import Sensitivity, measure_sensitivity
 from mapkit.design.skill import COMPETENT, SKILL_BOTS, Skill, skill_of, solo_scores
@@ -394,6 +395,7 @@ def design_report(
     ``cfg.jobs`` processes, which is 1). The figures are the same for any ``jobs``.
     """
     global _job
+    check_seats(city, cfg.players)
     names = _stages(cfg, doc)
     inner = replace(cfg, jobs=1) if cfg.jobs > 1 else cfg
     _job = (city, inner, doc)

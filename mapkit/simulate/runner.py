@@ -34,6 +34,7 @@ from mapkit.simulate.outcome import GameOutcome, SeatOutcome
 if TYPE_CHECKING:
     from mapkit.engine import State
     from mapkit.engine.kernel import Batch
+    from mapkit.rulesets import Ruleset
     from mapkit.simulate.tally import Tally
 
 ENGINES = ("auto", "kernel", "checked")
@@ -62,8 +63,9 @@ class RunConfig:
     """``auto``, ``kernel`` or ``checked`` (see the module's docstring)."""
 
 
-def check_seating(bots: Sequence[str]) -> None:
-    """ValueError unless ``bots`` names a known bot for each of 1 to 6 seats."""
+def check_seating(bots: Sequence[str], ruleset: Ruleset | None = None) -> None:
+    """ValueError unless ``bots`` names a known bot for each of 1 to 6 seats (and, given a
+    ruleset, as many seats as it is played by: ``Ruleset.check_players``)."""
     from mapkit.bots import BOTS
     from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 
@@ -72,6 +74,8 @@ def check_seating(bots: Sequence[str]) -> None:
         raise ValueError(f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}")
     if not valid_player_count(len(bots)):
         raise ValueError(f"{PLAYER_RANGE} bots, one per seat, not {len(bots)}")
+    if ruleset is not None:
+        ruleset.check_players(len(bots))
 
 
 def choose_engine(cfg: RunConfig) -> str:
