@@ -15,7 +15,7 @@ from mapkit.engine.record import record_from_history, replay
 from mapkit.engine.testing import last_choice_game, run, tiny_map
 from mapkit.mapfile import load_source
 from mapkit.simulate.runner import kernel_for
-from tests.test_kernel_agrees import _agree, _checked_game, _seatings
+from tests.test_kernel_agrees import _agree, _checked_game, _params, _seatings
 
 
 def _map(condition: str | None = None) -> object:
@@ -177,3 +177,48 @@ def test_kernel_lookahead_plays_the_checked_games_with_the_bonus(city) -> None:
     kernel = kernel_for(game, bots)
     for seed in range(4):
         _agree(game, kernel, bots, seed)
+
+
+def test_the_kernel_source_evaluates_the_bonus_as_the_compiled_module() -> None:
+    """Greedy's gains with the bonus open, compiled and run as Python, along a random game of
+    the example city (both conditions)."""
+    import random
+    from dataclasses import replace
+    from pathlib import Path
+
+    import numpy as np
+
+    from mapkit.bots.base import view_of
+    from mapkit.bots.model import Compiled
+    from mapkit.engine import kernel
+    from mapkit.mapfile import load_map
+    from mapkit.mapfile.model import AllLinesBonus
+
+    source = kernel.uncompiled()
+    kita = load_map(Path(__file__).resolve().parent.parent / "examples" / "kita.json")
+    for condition in ("every_line_has_cross", "every_line_completed"):
+        game = Game(replace(kita, all_lines=AllLinesBonus(6, 3, condition)), players=2)
+        t = game.tables
+        src_km = source.kernel_map(t)
+        src_bp, src_sc = _params(source.bot_params), source.Scratch(src_km)
+        bp, sc = _params(), kernel.Scratch(t.kernel)
+        cc = Compiled(t)
+        rng = random.Random(1)
+        state = game.new_initial_state(1)
+        open_decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.deal()
+                continue
+            v = view_of(state, cc)
+            mk = kernel.station_marks(t.kernel)
+            for s in range(t.n_stations):
+                mk[s] = v.marked >> s & 1
+            win = np.array(v.windows, np.int64)
+            lost = np.array([v.lost >> li & 1 for li in range(t.n_lines)], np.int64)
+            args = (mk, win, lost, v.pw, v.all_lines, state.card(), 0.0)
+            got = source.candidates(src_km, src_bp, *args, src_sc)
+            assert got == kernel.candidates(t.kernel, bp, *args, sc)
+            open_decisions += v.all_lines > 0
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert open_decisions > 5

@@ -533,3 +533,44 @@ def test_a_special_terminus_shows_its_halo_over_its_star() -> None:
     kinds = [(el.get("class"), el.get("data-line")) for el in decor]
     # s7 is the first station with a mark around it (stations in map order): star, then halo
     assert kinds[:2] == [("special-mark", None), ("terminus-mark", "A")]
+
+
+def test_each_listed_move_marks_its_own_stops_on_every_sheet_of_three_branches() -> None:
+    """On every sheet of line Y (all 256 ways its 8 stops can be marked) and every card: no two
+    listed moves mark the same stops, every legal move is listed as one that marks what it
+    marks (``canonical``), and the kernel's source agrees with the compiled module."""
+    from mapkit.cards import N_KINDS, PLUS
+    from mapkit.engine import kernel
+    from mapkit.engine.actions import CROSSES_MASK, ROUTE_SHIFT
+
+    source = kernel.uncompiled()
+    game = Game(TRIDENT)
+    t = game.tables
+    src_km = source.kernel_map(t)
+    src_sc = source.Scratch(src_km)
+    y = t.line_index["Y"]
+    routes = t.routes[y]
+
+    def marks(lm: int, d: int, k: int, card: int) -> frozenset[int]:
+        empties = [j for j in routes[d] if not lm >> j & 1]
+        return frozenset(empties[: 1 if card == PLUS and empties else k])
+
+    mk = kernel.station_marks(t.kernel)
+    for lm in range(1 << len(t.stops[y])):
+        for j, s in enumerate(t.stops[y]):
+            mk[s] = lm >> j & 1
+        for card in range(N_KINDS):
+            if card == card_kind("free"):
+                continue
+            listed = t.choices(y, lm, card)
+            assert source.line_choices(src_km, mk, y, card, src_sc) == listed
+            moves = [(c >> ROUTE_SHIFT, c & CROSSES_MASK) for c in listed]
+            assert len({marks(lm, d, k, card) for d, k in moves}) == len(moves), (lm, card)
+            for d in range(len(routes)):
+                most = 0 if card == PLUS else t.entry(y, d, lm).most_crosses(card)
+                for k in range(most + 1):
+                    a = t.canonical(y, lm, d, k, card)
+                    assert a == source.canonical_move(src_km, mk, y, d, k, card, src_sc)
+                    got = decode(a)
+                    assert (got.route, got.crosses) in moves
+                    assert marks(lm, got.route, got.crosses, card) == marks(lm, d, k, card)

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from mapkit.checks import design
+from mapkit.engine.actions import MAX_ROUTES
 from mapkit.mapfile import MAX_FILE_BYTES
 from mapkit.mapfile.jsonpos import MAX_DEPTH
+from mapkit.mapfile.model import MAX_UNITS
 from mapkit.notices import NOTICES
 from mapkit.sheet import METRICS as M
 
@@ -55,6 +57,7 @@ BOUNDS = (
     f"{LINE['stops']['maxItems']} stops and {LINE['shape']['maxItems']} shape points a line"
 )
 MIB = MAX_FILE_BYTES / (1 << 20)
+WORDS = {2: "two", 3: "three", 4: "four", 8: "eight"}
 
 FACTS: list[tuple[str, str]] = [
     (
@@ -83,6 +86,12 @@ FACTS: list[tuple[str, str]] = [
         f"ring; at least {g(M.min_station_inside)} mm) |",
     ),
     ("docs/rendering.md", f"| line | {g(M.line_w)} mm stroke |"),
+    ("README.md", f"a map of more than {MAX_UNITS} scoring units"),
+    ("docs/rules-notes.md", f"most {MAX_UNITS} scoring units (a line, or each branch)"),
+    ("docs/map-format.md", f"a map has at most {MAX_UNITS} scoring units"),
+    ("docs/rules-notes.md", f"Two to {WORDS[MAX_ROUTES]} branches"),
+    ("docs/map-format.md", f"two to {WORDS[MAX_ROUTES]} branches"),
+    ("README.md", f"each of its two to {WORDS[MAX_ROUTES]} branches"),
     (
         "docs/rendering.md",
         f"neighbouring lines **{g(M.parallel_step)} mm** apart, centre to centre (stroke + "
@@ -175,6 +184,7 @@ RULES: list[tuple[str, str]] = [
         f"L* > **{g(design.MAX_LIGHTNESS)}**",
     ),
     ("DES005", f"at least {g(design.BONUS_MIN_CHANCE_GAP * 100)} points lower"),
+    ("REF013", f"the rules engine plays at most {MAX_UNITS} on a map"),
     (
         "DES006",
         f"more than **{g(design.OCTILINEAR_TOL)}°** from a multiple of 45°, when above "

@@ -70,7 +70,7 @@ def completion(ctx: CheckContext) -> dict[str, float | None]:
     for ln in ctx.city.lines:
         if ln.id in missing:
             continue
-        # a branching line completes via either branch: the easier path is its chance
+        # a branching line completes via any branch: the easiest path is its chance
         key = min((_key(ctx, ln, path) for path in ln.paths), key=min_windows)
         own = sum(key[0])
         need = min_windows(key)
