@@ -2,7 +2,8 @@
 
 From the report's greedy games (``players`` seats, kernel-played): ``paid[r]`` is the mean bonus
 points paid per player-game in round ``r + 1`` (a line's bonus counts in the round it is
-completed); ``late`` the share of all bonus points paid in the last quarter of each game's
+completed; a branching line's, as ``scoring.paying_units`` pays it, in the round of the branch
+that pays); ``late`` the share of all bonus points paid in the last quarter of each game's
 rounds, with a bootstrap interval over games. With several players, ``seat_wins[p]`` is seat
 ``p + 1``'s share of the games it wins (ties shared), Wilson intervals: identical bots in every
 seat should win alike, so a first seat well above ``1 / players`` is an advantage of the seat.

@@ -283,7 +283,7 @@ def outcomes_of(
     game: Any, b: Batch, lo: int, seeds: Sequence[int], bots: Sequence[str], engine: str
 ) -> list[GameOutcome]:
     """The one outcome builder: a batch of games (either engine's) as :class:`GameOutcome`."""
-    from mapkit.engine.scoring import ranks
+    from mapkit.engine.scoring import paying_units, ranks
 
     t = game.tables
     out = []
@@ -295,10 +295,14 @@ def outcomes_of(
         for p, name in enumerate(bots):
             when = b.when[g, p].tolist()
             firsts = b.firsts[g, p].tolist()
-            completed = {
-                t.unit_ids[u]: (r, t.units[u].first if firsts[u] else t.units[u].others)
+            earned = {
+                t.unit_ids[u]: t.units[u].first if firsts[u] else t.units[u].others
                 for u, r in enumerate(when)
                 if r
+            }
+            pays = paying_units(t.city, earned)
+            completed = {
+                t.unit_ids[u]: (r, pays.get(t.unit_ids[u], 0)) for u, r in enumerate(when) if r
             }
             seats.append(
                 SeatOutcome(
