@@ -504,15 +504,14 @@ def test_the_sheet_tags_each_branch_end_with_its_panel_row_clear_of_every_mark()
 
 
 def test_every_branch_of_a_line_gets_a_tag() -> None:
-    """Three branches from one fork (the model and renderer loop over branches, any number)."""
-    from mapkit.mapfile.model import build_map
+    """Three branches from one fork (the renderer loops over a line's branches)."""
     from mapkit.render.svg import sheet_svg
 
     doc = _doc()
     doc["stations"].append({"id": "r1", "x": 2, "y": 2})
     doc["lines"][0]["branches"].append({"stops": ["r1"]})
     doc["lines"][0]["windows"] = 3
-    city = build_map(doc)
+    city = load_source(json.dumps(doc)).map
     tags = _drawn_tags(sheet_svg(city).svg)
     assert {u: s for u, (s, _, _) in tags.items()} == {"Y1": "p2", "Y2": "q1", "Y3": "r1"}
     inks = [ink for _, _, ink in tags.values()]

@@ -130,7 +130,7 @@ class _Geo:
         """(pointer, words) for segment j of a line's route (``key``: which drawn path)."""
         base = self.ctx.line_ptr(ln.id)
         if key is not None and key != ln.id:
-            b = len(ln.branches) - 1
+            b = int(key.rsplit("/", 1)[1]) - 1  # ``C/3``: the third branch (path_keys)
             stops = (ln.trunk[-1], *ln.branches[b].stops)
             a, c = stops[min(j, len(stops) - 2)], stops[min(j + 1, len(stops) - 1)]
             return f"{base}/branches/{b}/stops", f"between its stops '{a}' and '{c}'"
@@ -462,8 +462,34 @@ def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
     return (o1 > 0) != (o2 > 0) and (o3 > 0) != (o4 > 0)
 
 
+def branch_tags(ctx: CheckContext) -> None:
+    """GEO011: a branch's tag (``sheet.branch_tags``) found no spot by its terminus with
+    ``metrics.near_line`` of paper to every printed mark."""
+    from mapkit.sheet import branch_tags as placed
+
+    need = ctx.sheet.metrics.near_line
+    for tag in placed(ctx.city, ctx.sheet):
+        if tag.room >= need - 1e-9:
+            continue
+        ln = ctx.city.line(tag.line_id)
+        b = next(u.branch for u in ln.units if u.label == tag.label)
+        assert b is not None
+        where = (
+            f"{tag.room:.1f} mm of paper at best"
+            if math.isfinite(tag.room)
+            else "no spot inside the map area"
+        )
+        ctx.emit(
+            "GEO011",
+            f"the tag {tag.label} of line '{ln.id}' finds {where} beside its branch's end "
+            f"'{tag.terminus}' (it needs {need:.1f} mm): it prints against a station, line or "
+            f"wagon there",
+            ctx.line_ptr(ln.id, "branches", b, "stops", len(ln.branches[b].stops) - 1),
+        )
+
+
 def check(ctx: CheckContext) -> None:
-    """GEO001-GEO010 at print scale."""
+    """GEO001-GEO011 at print scale."""
     from shapely import STRtree, points
 
     geo = _Geo(ctx)
@@ -471,6 +497,7 @@ def check(ctx: CheckContext) -> None:
     geo.wagon_size()
     geo.panel()
     margins(ctx)
+    branch_tags(ctx)
     if not all(_finite(*p) for p in geo.xy):
         return
     tree = STRtree(points(geo.xy))
