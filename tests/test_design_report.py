@@ -109,6 +109,10 @@ def test_report_is_deterministic_and_orders_the_bots() -> None:
                        difficulty=False)  # fmt: skip
     a, b = design_report(city, cfg), design_report(city, replace(cfg, jobs=2))
     assert a.to_dict() == b.to_dict()  # the same figures whatever the number of processes
+    assert a.to_text().splitlines()[1] == (
+        "Games played by the checked engine (skill:clairvoyant, tension, decisions); the kernel"
+        " (skill:lookahead, races, mixed, skill:greedy, skill:random)"
+    )
     means = a.skill.means
     assert means["random"].value < means["greedy"].value <= means["clairvoyant"].value
     assert 0 <= a.decisions.share.value <= 1 and a.decisions.regret.value > 0
@@ -129,10 +133,13 @@ def test_cli_report_json_and_errors(tmp_path: Path) -> None:
     doc = json.loads(res.stdout)
     assert doc["map"] == "mini" and [ln["line"] for ln in doc["lines"]] == ["A", "B"]
     assert set(doc["skill"]["means"]) == {"random", "greedy", "lookahead", "clairvoyant"}
-    # the engine that played each stage: the kernel wherever it can
-    checked = {"skill:clairvoyant", "tension", "decisions"}
-    kernel = {"skill:random", "skill:greedy", "skill:lookahead", "races", "mixed", "sensitivity"}
-    assert doc["engines"] == dict.fromkeys(checked, "checked") | dict.fromkeys(kernel, "kernel")
+    # who played each stage's games: the kernel where it can, the checked engine where it must
+    checked, kernel = ["checked"], ["kernel"]
+    assert doc["engines"] == {
+        "skill:clairvoyant": checked, "tension": checked, "sensitivity": kernel,
+        "decisions": checked, "skill:lookahead": kernel, "races": kernel, "mixed": kernel,
+        "skill:greedy": kernel, "skill:random": kernel,
+    }  # fmt: skip
     assert runner.invoke(app, [*args, "-o", str(MINI)]).exit_code == 2
     assert runner.invoke(app, ["report", str(MINI), "--players", "9"]).exit_code == 2
     assert runner.invoke(app, ["report", str(tmp_path / "none.json")]).exit_code == 2
@@ -272,7 +279,11 @@ BROKEN = ROOT / "examples" / "broken" / "GEO005.json"
         ([str(MINI), "--mixed-games", "-1"], 2, "--mixed-games at least 0"),
         ([str(MINI), "--threshold", "nan"], 2, "--threshold must be a number"),
         ([str(MINI), "--jobs", "-3"], 2, "--jobs must be 0"),
-        ([str(MINI), "--players", "0"], 2, "--players must be"),
+        (
+            [str(MINI), "--players", "0"],
+            2,
+            "--players 0: voll-verplant is played by 1 to 6 players",
+        ),
     ],
 )
 def test_cli_report_bad_input_is_one_line_and_writes_nothing(

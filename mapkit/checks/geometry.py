@@ -83,16 +83,34 @@ class _Geo:
             return min(((j, _seg_dist(a, pts[j], pts[j + 1])) for j in segments), key=_second)
         return min(((j, _seg_seg_dist(a, b, pts[j], pts[j + 1])) for j in segments), key=_second)
 
-    def segment_tree(self, line_id: str, pts: Sequence[Point]):
-        """A spatial index of a route's segments (index j: pts[j] to pts[j + 1]), built once:
-        a line at the schema's bounds has 399 segments and meets hundreds of stations."""
+    def segment_tree(self, key: str, pts: Sequence[Point]):
+        """A spatial index of a path's segments (index j: pts[j] to pts[j + 1]), built once
+        per ``key``: a line at the schema's bounds has 399 segments and meets hundreds of
+        stations."""
         from shapely import STRtree, linestrings
 
-        if line_id not in self.segment_trees:
-            self.segment_trees[line_id] = STRtree(
+        if key not in self.segment_trees:
+            self.segment_trees[key] = STRtree(
                 linestrings([pts[j : j + 2] for j in range(len(pts) - 1)])
             )
-        return self.segment_trees[line_id]
+        return self.segment_trees[key]
+
+    def route_segment(self, k: int, key: str) -> int:
+        """The segment of route ``key`` (``SheetLayout.routes``, without bundle offsets)
+        nearest to station k: :meth:`nearest_segment` over the segments the index finds
+        within the nearest one's distance (ties included), so the same segment as measuring
+        them all."""
+        from shapely import distance
+
+        pts = self.sheet.routes[key]
+        if len(pts) < 3:
+            return self.nearest_segment(k, pts)[0]
+        tree = self.segment_tree(f"route:{key}", pts)
+        mark = self.mark_shape(k)
+        (first,) = tree.query_nearest(mark, all_matches=False).tolist()
+        reach = float(distance(mark, tree.geometries[first])) + 1e-6
+        near = tree.query(mark, predicate="dwithin", distance=reach)
+        return self.nearest_segment(k, pts, sorted(near.tolist()))[0]
 
     def mark_shape(self, k: int):
         from shapely import LineString, Point
@@ -235,7 +253,7 @@ class _Geo:
                 gap = d - r - half
                 if gap >= near:
                     continue
-                j, _ = self.nearest_segment(k, self.sheet.routes[key])
+                j = self.route_segment(k, key)
                 pointer, where = self.segment_where(ln, j, key)
                 if gap < 0:
                     verb = "runs through" if d < r else "touches the circle of"

@@ -31,10 +31,6 @@ from typing import NamedTuple
 from mapkit.design.intervals import Estimate, clustered_ratio_ci
 from mapkit.mapfile.model import CityMap
 
-ENGINE = "checked"
-"""The engine the decision games are played by: the checked one, which values the actions of a
-state mid-game (the kernel plays whole games in compiled code)."""
-
 
 @dataclass
 class Decisions:
@@ -148,7 +144,7 @@ def play_decisions(
     from mapkit.bots import make_bot
     from mapkit.simulate import GameRunner, RunConfig
 
-    runner = GameRunner(city, RunConfig(("greedy",), games, seed, special, engine=ENGINE))
+    runner = GameRunner(city, RunConfig(("greedy",), games, seed, special, engine="checked"))
     roller = make_bot("greedy", 0)
     per_game: list[GameDecisions] = []
     for gs in runner.seeds(0, games):

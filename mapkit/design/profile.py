@@ -69,6 +69,16 @@ class Profile:
         return jackknife_ci(self._competent(), luck_share, share=True)
 
 
+def check_seats(city: CityMap, players: int) -> None:
+    """ValueError unless ``city``'s ruleset is played by ``players`` and solo: every design
+    measure (a profile, the report, compare, tune) plays solo games besides its tables."""
+    city.ruleset.check_players(players)
+    try:
+        city.ruleset.check_players(1)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (the design measures play solo games too)") from None
+
+
 def profile(
     city: CityMap,
     games: int,
@@ -80,6 +90,7 @@ def profile(
 ) -> Profile:
     from mapkit.simulate import RunConfig, simulate, summarize
 
+    check_seats(city, players)
     random = solo_scores(city, "random", games, seed, special, jobs)
     cfg = RunConfig(("greedy",) * players, games, seed, special_stations=special)
     played = simulate(city, cfg, jobs)

@@ -29,10 +29,6 @@ from typing import NamedTuple
 from mapkit.design.intervals import Estimate, mean_ci, proportion_ci
 from mapkit.mapfile.model import CityMap
 
-ENGINE = "checked"
-"""The engine tension's games are played by: the checked one, which evaluates positions
-mid-game (the kernel plays whole games in compiled code)."""
-
 
 @dataclass
 class Tension:
@@ -136,7 +132,7 @@ def play_tension(
     from mapkit.bots import make_bot
     from mapkit.simulate import GameRunner, RunConfig
 
-    cfg = RunConfig(("greedy",) * players, games, seed, special, engine=ENGINE)
+    cfg = RunConfig(("greedy",) * players, games, seed, special, engine="checked")
     runner = GameRunner(city, cfg)
     rollers = [make_bot("greedy", 0) for _ in range(players)]
     results: list[GameTension] = []
