@@ -63,6 +63,34 @@ def bounds_map() -> dict[str, Any]:
     }  # fmt: skip
 
 
+def legal_map(side: int = 20, rows: int = 7, cols: int = 7, step: float = 10.0) -> dict[str, Any]:
+    """The biggest map of this kind that validates on A4 (``bench_bounds.py`` tunes it): a
+    ``side`` x ``side`` grid of which ``rows`` rows and ``cols`` columns are lines of ``side``
+    stops (231 stations, 14 lines, the scoring panel's most on A4, 42 windows). A 21-wide grid
+    puts stations too close at print scale (GEO002); the bounds map does not validate at all."""
+    at_rows = [round(i * (side - 1) / (rows - 1)) for i in range(rows)]
+    at_cols = [round(i * (side - 1) / (cols - 1)) for i in range(cols)]
+    cells = {(c, r) for r in at_rows for c in range(side)}
+    cells |= {(c, r) for c in at_cols for r in range(side)}
+    stations = [
+        {"id": f"s{c}-{r}", "x": c * step, "y": r * step, "name": f"S{c}-{r}"}
+        for c, r in sorted(cells, key=lambda p: (p[1], p[0]))
+    ]
+    paths = [((-3 * step, r * step), [(c, r) for c in range(side)]) for r in at_rows]
+    paths += [
+        ((c * step, -(3 + 2 * (k % 2)) * step), [(c, r) for r in range(side)])  # staggered wagons
+        for k, c in enumerate(at_cols, start=len(at_rows))
+    ]
+    lines = [
+        {"id": chr(ord("A") + k), "color": f"#{(k * 9) % 256:02x}{(k * 37) % 256:02x}80",
+         "windows": 3, "points": {"first": 5 + k % 7, "others": 1 + k % 3},
+         "depot": {"x": depot[0], "y": depot[1]}, "stops": [f"s{c}-{r}" for c, r in stops]}
+        for k, (depot, stops) in enumerate(paths)
+    ]  # fmt: skip
+    return {"format": "mapkit-map/1", "id": "big-legal", "name": "Big legal",
+            "stations": stations, "lines": lines}  # fmt: skip
+
+
 def fuzzed_map(seed: int, side: int = 12, step: float = 16.0) -> dict[str, Any]:
     """A random 26-line map (the attack of issue 21): ``side`` x ``side`` stations, each line
     a random walk of 3 to 40 grid neighbours with 1 to 8 windows and random points."""

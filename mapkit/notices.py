@@ -641,6 +641,30 @@ NOTICES: dict[str, Notice] = {
             ),
         ),
         Notice(
+            "GEO011",
+            _W,
+            "geometry",
+            "Branch tag has no room",
+            hint=(
+                "Give the branch's end room on one side: move the terminus, or the station, "
+                "line or wagon beside it, a few millimetres away."
+            ),
+            about=(
+                "Beside each branch's end the sheet prints the branch's name (`A1`, the name of "
+                "its row in the scoring panel) in a small box, so a player knows which branch "
+                "is which. The box goes straight on past the branch's end or turned either way "
+                "in steps of 22.5°, up to 2 mm further out, to the first spot with "
+                "`metrics.near_line` (0.6 mm) of paper to every printed mark (stations with "
+                "their halos and stars, lines, wagons, loop arrows, the other tags) inside the "
+                "map area. Where no spot has that room it is printed at the roomiest one, "
+                "against what is there: this warning names the tag, the paper it found and "
+                "the branch's end."
+            ),
+            example=(
+                "a line's shape drawn round branch A2's end \"k\", 7 mm from it on every side"
+            ),
+        ),
+        Notice(
             "DES001",
             _W,
             "design",

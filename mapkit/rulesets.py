@@ -160,6 +160,14 @@ class Ruleset:
     def players_ok(self, n: int) -> bool:
         return self.min_players <= n <= self.max_players
 
+    def check_players(self, n: int) -> None:
+        """ValueError unless this ruleset is played by ``n`` players: the one check of a
+        table's size (a game, a replay, the commands' ``--players`` and ``--bots``)."""
+        if not self.players_ok(n):
+            raise ValueError(
+                f"{self.id} is played by {self.min_players} to {self.max_players} players, not {n}"
+            )
+
     def problems(self) -> list[str]:
         """Why this ruleset cannot be played (empty: it can)."""
         out = []

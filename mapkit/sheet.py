@@ -539,6 +539,9 @@ class BranchTag:
     line_id: str
     terminus: str
     rect: Rect
+    room: float
+    """Paper (mm) between its ink and the nearest printed mark, measured up to
+    ``TAG_ROOM_MEASURED``; below ``metrics.near_line`` no spot had room (``GEO011``)."""
 
 
 def tag_size(label: str, m: Metrics = METRICS) -> tuple[float, float]:
@@ -550,6 +553,8 @@ TAG_TURNS = 8
 """Directions tried on each side of straight on past a branch's end: eighths of a half turn."""
 TAG_STEPS = (0.0, 1.0, 2.0)
 """How much further out (mm) a tag is tried when no direction has room at the terminus."""
+TAG_ROOM_MEASURED = 4
+"""How far (in ``near_line``s) a tag's room is measured: enough to rank the tight spots."""
 
 
 def branch_tags(city: CityMap, lay: SheetLayout) -> tuple[BranchTag, ...]:
@@ -586,7 +591,7 @@ def branch_tags(city: CityMap, lay: SheetLayout) -> tuple[BranchTag, ...]:
         ink += [Polygon(pts).buffer(m.loop_arrow_stroke / 2) for pts in arrows]
     tree = STRtree(ink)
     area = lay.map_area
-    room = 4 * m.near_line  # how far a spot's room is measured (enough to rank the tight ones)
+    room = TAG_ROOM_MEASURED * m.near_line
 
     def clearance(r: Rect, placed: list) -> float:
         shape = box(r.x - e, r.y - e, r.right + e, r.bottom + e)
@@ -613,8 +618,8 @@ def branch_tags(city: CityMap, lay: SheetLayout) -> tuple[BranchTag, ...]:
                 if here >= m.near_line - 1e-9:
                     break
             assert best is not None
-            rect = best[1]
-            out.append(BranchTag(unit.label, ln.id, end, rect))
+            here, rect = best
+            out.append(BranchTag(unit.label, ln.id, end, rect, here))
             placed.append(box(rect.x - e, rect.y - e, rect.right + e, rect.bottom + e))
     return tuple(out)
 

@@ -487,15 +487,14 @@ def test_the_sheet_tags_each_branch_end_with_its_panel_row_clear_of_every_mark()
 
 
 def test_every_branch_of_a_line_gets_a_tag() -> None:
-    """Three branches from one fork (the model and renderer loop over branches, any number)."""
-    from mapkit.mapfile.model import build_map
+    """Three branches from one fork (the renderer loops over a line's branches)."""
     from mapkit.render.svg import sheet_svg
 
     doc = _doc()
     doc["stations"].append({"id": "r1", "x": 2, "y": 2})
     doc["lines"][0]["branches"].append({"stops": ["r1"]})
     doc["lines"][0]["windows"] = 3
-    city = build_map(doc)
+    city = load_source(json.dumps(doc)).map
     tags = _drawn_tags(sheet_svg(city).svg)
     assert {u: s for u, (s, _, _) in tags.items()} == {"Y1": "p2", "Y2": "q1", "Y3": "r1"}
     inks = [ink for _, _, ink in tags.values()]
@@ -557,3 +556,29 @@ def test_each_listed_move_marks_its_own_stops_on_every_sheet_of_three_branches()
                     got = decode(a)
                     assert (got.route, got.crosses) in moves
                     assert marks(lm, got.route, got.crosses, card) == marks(lm, d, k, card)
+
+
+def test_outcomes_say_what_each_branch_paid() -> None:
+    """A game's outcome (what report, compare, tune and pacing read) pays a branch what the
+    engine pays it: under best, a branch outdone by its line's better branch pays 0, and the
+    outcome's breakdown is the engine's."""
+    from mapkit.simulate.runner import GameRunner, RunConfig
+
+    for city in (FORK, EACH):
+        runner = GameRunner(city, RunConfig(("greedy", "random"), 60, seed=5, engine="checked"))
+        seeds = runner.seeds(0, 60)
+        outcomes = runner.outcomes(0, 60)
+        both = []
+        for o, seed in zip(outcomes, seeds, strict=True):
+            state = runner.play_checked(seed)
+            for p, seat in enumerate(o.seats):
+                assert o.breakdown(p).completed == state.breakdown(p).completed
+                assert o.breakdown(p).score == seat.score == state.score(p)
+                if {"Y1", "Y2"} <= set(seat.completed):
+                    both.append(tuple(seat.completed[u][1] for u in ("Y1", "Y2")))
+        assert len(both) >= 5  # the games do run both branches
+        # Y1 earns 6 or 3, Y2 4 or 2: best pays only the better of the two, each pays both
+        if city is FORK:
+            assert set(both) <= {(6, 0), (3, 0), (0, 4)}, both
+        else:
+            assert set(both) <= {(6, 4), (6, 2), (3, 4), (3, 2)}, both

@@ -70,6 +70,11 @@ EXPECTED = {
         "error", "/stations/0", 7, 5,
         "station 'a' prints 3.7 mm from the left edge of a4 paper; nothing may print within 5 mm",
     ),
+    "GEO011": (
+        "warning", "/lines/0/branches/1/stops/0", 32, 21,
+        "the tag A2 of line 'A' finds 0.0 mm of paper at best beside its branch's end 'k' "
+        "(it needs 0.6 mm)",
+    ),
     "DES007": (
         "warning", "/lines/2/color", 36, 16,
         "line 'C' colour #00dd00 lies outside what a CMYK press prints: ΔE2000 17.2",

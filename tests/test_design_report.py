@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from mapkit.cli import app
 from mapkit.design.findings import FINDINGS
 from mapkit.design.intervals import (
-    bootstrap_ci,
     clustered_mean_ci,
     clustered_proportion_ci,
+    jackknife_ci,
     mean_ci,
     paired_difference_ci,
     proportion_ci,
@@ -52,11 +52,24 @@ def test_mean_interval_and_paired_difference() -> None:
     assert not significant(paired_difference_ci([1, 2, 3], [2, 1, 3]))
 
 
-def test_bootstrap_is_seeded() -> None:
-    xs = list(range(30))
-    a = bootstrap_ci(xs, lambda v: sum(v) / len(v), seed=3)
-    assert a == bootstrap_ci(xs, lambda v: sum(v) / len(v), seed=3)
-    assert a.lo < a.value < a.hi
+def test_jackknife_of_a_mean_is_the_t_interval() -> None:
+    # leaving one out moves the mean by (mean - x_i) / (n - 1): the jackknife's standard
+    # error is the textbook sd / sqrt(n), here sqrt(5/3) / 2, and t(0.975, 3) = 3.182446
+    e = jackknife_ci([1, 2, 3, 4], lambda v: sum(v) / len(v))
+    assert e.value == 2.5 and math.isclose(e.se, math.sqrt(5 / 3) / 2)
+    assert math.isclose(e.hi - e.value, 3.182446 * e.se) and math.isclose(
+        e.value - e.lo, e.hi - e.value
+    )
+
+
+def test_jackknife_share_stays_inside_and_leans_away_from_the_end() -> None:
+    # a share of 0.15 over 20 units: leaving one out gives 2/19 or 3/19, se sqrt(p(1-p)/19);
+    # on the logit scale se 0.7255 and t(0.975, 19) = 2.093: expit(-1.7346 -+ 1.5185)
+    xs = [1] * 3 + [0] * 17
+    e = jackknife_ci(xs, lambda v: sum(v) / len(v), share=True)
+    assert math.isclose(e.se, math.sqrt(0.15 * 0.85 / 19))
+    assert (e.value, round(e.lo, 4), round(e.hi, 4)) == (0.15, 0.0372, 0.4461)
+    assert jackknife_ci([0, 0, 0], lambda v: sum(v) / len(v), share=True)[:3] == (0, 0, 0)
 
 
 def test_luck_share_of_pure_deck_and_pure_bot_matrices() -> None:
@@ -96,6 +109,10 @@ def test_report_is_deterministic_and_orders_the_bots() -> None:
                        difficulty=False)  # fmt: skip
     a, b = design_report(city, cfg), design_report(city, replace(cfg, jobs=2))
     assert a.to_dict() == b.to_dict()  # the same figures whatever the number of processes
+    assert a.to_text().splitlines()[1] == (
+        "Games played by the checked engine (skill:clairvoyant, tension, decisions); the kernel"
+        " (skill:lookahead, races, mixed, skill:greedy, skill:random)"
+    )
     means = a.skill.means
     assert means["random"].value < means["greedy"].value <= means["clairvoyant"].value
     assert 0 <= a.decisions.share.value <= 1 and a.decisions.regret.value > 0
@@ -116,6 +133,13 @@ def test_cli_report_json_and_errors(tmp_path: Path) -> None:
     doc = json.loads(res.stdout)
     assert doc["map"] == "mini" and [ln["line"] for ln in doc["lines"]] == ["A", "B"]
     assert set(doc["skill"]["means"]) == {"random", "greedy", "lookahead", "clairvoyant"}
+    # who played each stage's games: the kernel where it can, the checked engine where it must
+    checked, kernel = ["checked"], ["kernel"]
+    assert doc["engines"] == {
+        "skill:clairvoyant": checked, "tension": checked, "sensitivity": kernel,
+        "decisions": checked, "skill:lookahead": kernel, "races": kernel, "mixed": kernel,
+        "skill:greedy": kernel, "skill:random": kernel,
+    }  # fmt: skip
     assert runner.invoke(app, [*args, "-o", str(MINI)]).exit_code == 2
     assert runner.invoke(app, ["report", str(MINI), "--players", "9"]).exit_code == 2
     assert runner.invoke(app, ["report", str(tmp_path / "none.json")]).exit_code == 2
@@ -188,7 +212,7 @@ def test_pacing_of_hand_made_games() -> None:
         game(0, 8, [(10, 1, {"A": (2, 4)}), (5, 2, {"A": (8, 2)})]),
         game(1, 8, [(3, 2, {}), (9, 1, {"B": (7, 6)})]),
     ]
-    p = pacing(played, 0)
+    p = pacing(played)
     assert p.paid == [0, 1.0, 0, 0, 0, 0, 1.5, 0.5]  # 4, 6 and 2 points over 4 player-games
     assert p.half_round == 7 and p.late.value == pytest.approx(8 / 12)  # rounds 7, 8 > 6
     assert [w.value for w in p.seat_wins] == [0.5, 0.5]
@@ -255,7 +279,11 @@ BROKEN = ROOT / "examples" / "broken" / "GEO005.json"
         ([str(MINI), "--mixed-games", "-1"], 2, "--mixed-games at least 0"),
         ([str(MINI), "--threshold", "nan"], 2, "--threshold must be a number"),
         ([str(MINI), "--jobs", "-3"], 2, "--jobs must be 0"),
-        ([str(MINI), "--players", "0"], 2, "--players must be"),
+        (
+            [str(MINI), "--players", "0"],
+            2,
+            "--players 0: voll-verplant is played by 1 to 6 players",
+        ),
     ],
 )
 def test_cli_report_bad_input_is_one_line_and_writes_nothing(

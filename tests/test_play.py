@@ -186,3 +186,23 @@ def test_quitting_keeps_the_complete_rounds():
     doc, rounds = play.saved_record(session)
     assert rounds == 1 and len(doc["rounds"]) == 1
     assert doc["players"] == ["ana", "random-1"] and doc["rounds"][0]["moves"][0]["line"] == "R"
+
+
+def test_parse_choice_and_choices_name_a_branch():
+    from mapkit.engine import Game, card_kind
+    from mapkit.engine.testing import run
+    from mapkit.play import choices_text, parse_choice
+    from tests.test_branching import TRIDENT
+
+    s = Game(TRIDENT).new_initial_state(0)
+    s.apply_action(card_kind("3"))
+    assert parse_choice("Y/3", s) == {"line": "Y", "branch": 3}
+    assert parse_choice("y/2 3", s) == {"line": "Y", "branch": 2, "crosses": 3}
+    assert parse_choice("Y /3, 2", s) == {"line": "Y", "branch": 3, "crosses": 2}
+    assert parse_choice("Y 2", s) == {"line": "Y", "crosses": 2}
+    # branch 1 with 0-3 crosses; branches 2 and 3 only past the fork (rules-notes 23)
+    assert choices_text(s) == "choices: Y/1 0-3, Y/2 3, Y/3 3, Z 0-2"
+    u = run(TRIDENT, [("4", [{"line": "Y"}])]).state  # trunk and branch 1 full
+    u.apply_action(card_kind("+"))
+    assert choices_text(u) == "choices: Y/1 Y/2 Y/3, Z"
+    assert parse_choice("+y/3", u) == {"line": "Y", "branch": 3}

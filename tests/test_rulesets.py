@@ -198,3 +198,39 @@ def test_a_record_under_an_unknown_or_a_maps_own_ruleset_is_refused_with_the_way
         replay(T_VV, {**doc, "ruleset": "metro-z"}, upto=1)
     with pytest.raises(RecordError, match="replay it on the map it was played on"):
         replay(T_VV, {**doc, "ruleset": "metro-x+0123abcd"}, upto=1)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["report", "{m}", "--players", "1"],
+         "--players 1: {r} is played by 2 to 4 players, not 1"),
+        (["report", "{m}", "--players", "3"],
+         "--players 3: {r} is played by 2 to 4 players, not 1 (the design measures play solo"
+         " games too)"),
+        (["compare", "{m}", "{m}", "--players", "6"], "--players 6: {r} is played by 2 to 4"
+         " players, not 6"),
+        (["simulate", "{m}", "--bots", "greedy"], "--bots: {r} is played by 2 to 4 players, not 1"),
+        (["tune", "{m}", "--mean", "9", "-o", "{t}"], "{r} is played by 2 to 4 players, not 1"),
+        (["report", "berlin", "--players", "0"], "--players 0: voll-verplant is played by 1 to 6"
+         " players, not 0"),
+    ],
+    ids=["report-solo", "report-table", "compare", "simulate", "tune", "report-rulebook"],
+)  # fmt: skip
+def test_the_commands_seat_players_by_the_rulesets_one_check(tmp_path, tiny_doc, args, says):
+    """``Ruleset.check_players`` (the game's own check): one line and exit 2 before any game,
+    not a traceback from deep inside the measure (a map whose ruleset is played by 2 to 4)."""
+    from typer.testing import CliRunner
+
+    from mapkit.cli import app
+    from mapkit.mapfile import load_map
+
+    tiny_doc["ruleset"] = {"base": "voll-verplant", "players": [2, 4]}
+    m = tmp_path / "duo.json"
+    m.write_text(json.dumps(tiny_doc), encoding="utf-8")
+    r = load_map(m).ruleset.id
+    res = CliRunner().invoke(app, [a.format(m=m, t=tmp_path / "t.json") for a in args])
+    assert res.exit_code == 2 and res.stderr == f"mapkit: {says.format(r=r)}\n", res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["duo.json"]
+    with pytest.raises(ValueError, match=re.escape(f"{r} is played by 2 to 4 players, not 5")):
+        Game(load_map(m), players=5)

@@ -424,6 +424,30 @@ def test_a_branching_line_is_drawn_and_edited_with_its_branches(studio, tmp_path
     assert page.evaluate("linesAt('s9')") == ["A", "C", "D"]  # a branch's stop is the line's
     item.click()
     assert page.locator("#overlay polyline.line-sel").count() == 2  # one path per branch
+    # the Line tool on a branch's end draws that branch on (s7 ends A1; s30 is east of it)
+    page.keyboard.press("l")
+    page.mouse.click(*centre(page, '[data-handle="s7"]'))
+    assert "Branch A1: click its next stop" in page.locator("#hint").inner_text()
+    page.mouse.click(*centre(page, '[data-handle="s30"]'))
+    page.keyboard.press("Enter")
+    settle(page)
+    assert server.get("/api/map")["map"]["lines"][0]["branches"][0]["stops"] == [
+        "s5", "s6", "s7", "s30",
+    ]  # fmt: skip
+    page.keyboard.press("Control+z")
+    settle(page)
+    # a third branch from the same fork (s4): add branch, then its stop (D's first, s21)
+    assert page.evaluate("RULES.max_branches") == 4  # the map schema's limit
+    tid(page, "line-branch").click()
+    assert "Branch A3: click its first stop" in page.locator("#hint").inner_text()
+    page.mouse.click(*centre(page, '[data-handle="s21"]'))
+    page.keyboard.press("Escape")
+    settle(page)
+    assert server.get("/api/map")["map"]["lines"][0]["branches"][2] == {"stops": ["s21"]}
+    tags = page.locator("#sheet-layer .branch-tag")
+    assert [tags.nth(k).get_attribute("data-unit") for k in range(3)] == ["A1", "A2", "A3"]
+    page.keyboard.press("Control+z")
+    settle(page)
     # deleting a branch's every stop: the other branch continues the trunk
     page.keyboard.press("Escape")
     for sid in ("s8", "s9", "s10"):

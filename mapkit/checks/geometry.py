@@ -83,16 +83,34 @@ class _Geo:
             return min(((j, _seg_dist(a, pts[j], pts[j + 1])) for j in segments), key=_second)
         return min(((j, _seg_seg_dist(a, b, pts[j], pts[j + 1])) for j in segments), key=_second)
 
-    def segment_tree(self, line_id: str, pts: Sequence[Point]):
-        """A spatial index of a route's segments (index j: pts[j] to pts[j + 1]), built once:
-        a line at the schema's bounds has 399 segments and meets hundreds of stations."""
+    def segment_tree(self, key: str, pts: Sequence[Point]):
+        """A spatial index of a path's segments (index j: pts[j] to pts[j + 1]), built once
+        per ``key``: a line at the schema's bounds has 399 segments and meets hundreds of
+        stations."""
         from shapely import STRtree, linestrings
 
-        if line_id not in self.segment_trees:
-            self.segment_trees[line_id] = STRtree(
+        if key not in self.segment_trees:
+            self.segment_trees[key] = STRtree(
                 linestrings([pts[j : j + 2] for j in range(len(pts) - 1)])
             )
-        return self.segment_trees[line_id]
+        return self.segment_trees[key]
+
+    def route_segment(self, k: int, key: str) -> int:
+        """The segment of route ``key`` (``SheetLayout.routes``, without bundle offsets)
+        nearest to station k: :meth:`nearest_segment` over the segments the index finds
+        within the nearest one's distance (ties included), so the same segment as measuring
+        them all."""
+        from shapely import distance
+
+        pts = self.sheet.routes[key]
+        if len(pts) < 3:
+            return self.nearest_segment(k, pts)[0]
+        tree = self.segment_tree(f"route:{key}", pts)
+        mark = self.mark_shape(k)
+        (first,) = tree.query_nearest(mark, all_matches=False).tolist()
+        reach = float(distance(mark, tree.geometries[first])) + 1e-6
+        near = tree.query(mark, predicate="dwithin", distance=reach)
+        return self.nearest_segment(k, pts, sorted(near.tolist()))[0]
 
     def mark_shape(self, k: int):
         from shapely import LineString, Point
@@ -112,7 +130,7 @@ class _Geo:
         """(pointer, words) for segment j of a line's route (``key``: which drawn path)."""
         base = self.ctx.line_ptr(ln.id)
         if key is not None and key != ln.id:
-            b = len(ln.branches) - 1
+            b = int(key.rsplit("/", 1)[1]) - 1  # ``C/3``: the third branch (path_keys)
             stops = (ln.trunk[-1], *ln.branches[b].stops)
             a, c = stops[min(j, len(stops) - 2)], stops[min(j + 1, len(stops) - 1)]
             return f"{base}/branches/{b}/stops", f"between its stops '{a}' and '{c}'"
@@ -235,7 +253,7 @@ class _Geo:
                 gap = d - r - half
                 if gap >= near:
                     continue
-                j, _ = self.nearest_segment(k, self.sheet.routes[key])
+                j = self.route_segment(k, key)
                 pointer, where = self.segment_where(ln, j, key)
                 if gap < 0:
                     verb = "runs through" if d < r else "touches the circle of"
@@ -444,8 +462,34 @@ def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
     return (o1 > 0) != (o2 > 0) and (o3 > 0) != (o4 > 0)
 
 
+def branch_tags(ctx: CheckContext) -> None:
+    """GEO011: a branch's tag (``sheet.branch_tags``) found no spot by its terminus with
+    ``metrics.near_line`` of paper to every printed mark."""
+    from mapkit.sheet import branch_tags as placed
+
+    need = ctx.sheet.metrics.near_line
+    for tag in placed(ctx.city, ctx.sheet):
+        if tag.room >= need - 1e-9:
+            continue
+        ln = ctx.city.line(tag.line_id)
+        b = next(u.branch for u in ln.units if u.label == tag.label)
+        assert b is not None
+        where = (
+            f"{tag.room:.1f} mm of paper at best"
+            if math.isfinite(tag.room)
+            else "no spot inside the map area"
+        )
+        ctx.emit(
+            "GEO011",
+            f"the tag {tag.label} of line '{ln.id}' finds {where} beside its branch's end "
+            f"'{tag.terminus}' (it needs {need:.1f} mm): it prints against a station, line or "
+            f"wagon there",
+            ctx.line_ptr(ln.id, "branches", b, "stops", len(ln.branches[b].stops) - 1),
+        )
+
+
 def check(ctx: CheckContext) -> None:
-    """GEO001-GEO010 at print scale."""
+    """GEO001-GEO011 at print scale."""
     from shapely import STRtree, points
 
     geo = _Geo(ctx)
@@ -453,6 +497,7 @@ def check(ctx: CheckContext) -> None:
     geo.wagon_size()
     geo.panel()
     margins(ctx)
+    branch_tags(ctx)
     if not all(_finite(*p) for p in geo.xy):
         return
     tree = STRtree(points(geo.xy))

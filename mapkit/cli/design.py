@@ -106,7 +106,6 @@ def report(
     2: usage problem.
     """
     from mapkit.atomic import OutputError, check_writable
-    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 
     if games < 2 or tension_games < 1 or decision_games < 1 or mixed_games < 0:
         fail(
@@ -120,8 +119,6 @@ def report(
     options.games(mixed_games, "--mixed-games", 0)
     options.number(threshold, "--threshold", 0, 1000)
     options.time_limit(time_limit)
-    if not valid_player_count(players):
-        fail(f"--players must be {PLAYER_RANGE}", 2)
     jobs = options.jobs(jobs)
     (path,) = map_paths([map])
     if output is not None:
@@ -139,6 +136,7 @@ def report(
         except ImportError:
             fail("--format html needs matplotlib: pip install 'mapkit[report]'", 2)
     loaded = loaded_or_fail(path, check_paper="a4", ruleset=ruleset, refuse=not allow_invalid)
+    options.seats(loaded.map, players)
 
     from mapkit.design import scale as sizes
     from mapkit.design.report import ReportConfig, design_report
@@ -276,6 +274,7 @@ def tune(
     if report_out is not None:
         not_a_map(report_out, "a tuning report")
     loaded = loaded_or_fail(path)
+    options.seats(loaded.map, 1, None)
     doc = loaded.doc
 
     from mapkit.design import scale as sizes
@@ -432,16 +431,16 @@ def compare(
 
     Exit 0: done; 1: a map cannot be loaded; 2: usage problem.
     """
-    from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
-
-    if games < 2 or decision_games < 0 or not valid_player_count(players):
-        fail(f"--games at least 2, --decision-games at least 0, --players {PLAYER_RANGE}", 2)
+    if games < 2 or decision_games < 0:
+        fail("--games at least 2, --decision-games at least 0", 2)
     options.games(games, "--games", 2)
     options.games(decision_games, "--decision-games", 0)
     jobs = options.jobs(jobs)
     pa, pb = map_paths([a, b])
     ca = load_or_fail(pa, check_paper="a4", ruleset=ruleset)
     cb = load_or_fail(pb, check_paper="a4", ruleset=ruleset)
+    for city in (ca, cb):
+        options.seats(city, players)
 
     from mapkit.design.compare import compare_maps
 

@@ -30,6 +30,17 @@ def games(value: int, option: str = "--games", minimum: int = 1) -> int:
     return value
 
 
+def seats(city, players: int, option: str | None = "--players") -> None:  # type: ignore[no-untyped-def]
+    """Exit 2 (one line) unless ``city``'s ruleset is played by ``players`` and solo, as every
+    design measure needs (the library's check, ``mapkit.design.profile.check_seats``)."""
+    from mapkit.design.profile import check_seats
+
+    try:
+        check_seats(city, players)
+    except ValueError as exc:
+        fail(f"{option} {players}: {exc}" if option else str(exc), 2)
+
+
 def jobs(value: int, option: str = "--jobs") -> int:
     """The processes to run: 0 means one per core; more than the cores is capped at the
     cores (with a note on stderr), since CPU-bound workers beyond them only add memory."""

@@ -163,6 +163,10 @@ def simulate(
         except OutputError as exc:
             fail(str(exc), 2)
     city = load_or_fail(path, check_paper="a4", ruleset=ruleset)
+    try:
+        check_seating(names, city.ruleset)
+    except ValueError as exc:
+        fail(f"--bots: {exc}", 2)
 
     from mapkit.engine.record import to_json as record_json
     from mapkit.simulate import run, summarize

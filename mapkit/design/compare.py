@@ -5,7 +5,7 @@ random numbers: the paired difference's interval is far tighter than two separat
 Per line (matched by id) the completion share and the points paid are compared as independent
 samples (Welch / two-proportion normal intervals). A difference is **significant** when its
 95 % interval excludes 0. With ``decisions`` on, the decision share is measured on both (a
-bootstrap interval each; the difference's standard error is the root sum of squares).
+clustered interval each; the difference's standard error is the root sum of squares).
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def compare_profiles(
     ha, hb = pa.headroom, pb.headroom
     cmp.rows.append(Row("skill headroom (greedy - random)", ha, hb, _diff(ha, hb)))
     if pa.lookahead is not None and pb.lookahead is not None:
-        la, lb = pa.luck_ci(seed), pb.luck_ci(seed)
+        la, lb = pa.luck_ci(), pb.luck_ci()
         cmp.rows.append(Row("luck share (greedy, lookahead)", la, lb, _diff(la, lb)))
     if da is not None and db is not None:
         cmp.rows.append(

@@ -120,6 +120,25 @@ def measure_decisions(
     special: bool = False,
     stride: int = 1,
 ) -> Decisions:
+    """The decision figures of solo greedy games of the run ``seed`` (:func:`play_decisions`)."""
+    per_game = play_decisions(
+        city, games, seed, actions=actions, rollouts=rollouts, threshold=threshold,
+        special=special, stride=stride,
+    )  # fmt: skip
+    return decisions_of(per_game, threshold)
+
+
+def play_decisions(
+    city: CityMap,
+    games: int,
+    seed: int,
+    *,
+    actions: int = 4,
+    rollouts: int = 2,
+    threshold: float = 1.0,
+    special: bool = False,
+    stride: int = 1,
+) -> list[GameDecisions]:
     """Solo greedy games of the run ``seed`` through the checked engine (``GameRunner``),
     each decision valued on the way (every ``stride``-th of them: ``mapkit.design.scale``)."""
     from mapkit.bots import make_bot
@@ -132,10 +151,15 @@ def measure_decisions(
         seat = _Valuing(runner.bots[0], roller, gs, actions, rollouts, threshold, stride)
         runner.play_checked(gs, seats=[seat])
         per_game.append(GameDecisions(seat.turn, seat.matters, seat.regrets))
+    return per_game
+
+
+def decisions_of(per_game: Sequence[GameDecisions], threshold: float) -> Decisions:
+    """The figures over games (the independent units), with their intervals."""
     sizes = [g.turns for g in per_game]
     return Decisions(
-        games,
-        sum(g.turns for g in per_game),
+        len(per_game),
+        sum(sizes),
         threshold,
         clustered_ratio_ci([g.matters for g in per_game], sizes, (0.0, 1.0)),
         clustered_ratio_ci([math.fsum(g.regrets) for g in per_game], sizes),

@@ -3,8 +3,9 @@
 The greedy solo mean of the map and of each shipped city on the same decks (same seed and
 number of games). ``index`` places the map linearly between the easiest and the hardest city
 measured: 0 = as easy as the easiest, 1 = as hard as the hardest (outside 0..1: beyond them).
-Its interval is a bootstrap over decks: every map played the same decks, so a deck's row holds
-the map's score and every city's, and resampling rows keeps the pairing.
+Its interval is the jackknife's over decks (``intervals.jackknife_ci``): every map played the
+same decks, so a deck's row holds the map's score and every city's, and leaving out a row keeps
+the pairing.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mapkit.design.intervals import Estimate, bootstrap_ci, mean_ci
+from mapkit.design.intervals import Estimate, jackknife_ci, mean_ci
 from mapkit.design.skill import solo_scores
 from mapkit.mapfile.model import CityMap
 
@@ -48,16 +49,21 @@ def measure_difficulty(
     from mapkit.resources import shipped_maps
 
     own_scores = solo_scores(city, "greedy", games, seed, special, jobs)
-    own = mean_ci(own_scores)
     scores = {}
     for path in shipped_maps():
         other = load_map(path)
         scores[other.id] = solo_scores(other, "greedy", games, seed, special, jobs)
+    return difficulty_of(own_scores, scores)
+
+
+def difficulty_of(own_scores: Sequence[int], scores: dict[str, Sequence[int]]) -> Difficulty:
+    """The difficulty of the map's greedy solo scores among the cities' on the same decks."""
+    own = mean_ci(own_scores)
     cities = {c: mean_ci(s) for c, s in scores.items()}
     ranked = sorted(cities.items(), key=lambda kv: -kv[1].value)
     columns = [own_scores, *scores.values()]
-    rows = [tuple(col[i] for col in columns) for i in range(games)]
-    index = bootstrap_ci(rows, _index, seed)
+    rows = [tuple(col[i] for col in columns) for i in range(len(own_scores))]
+    index = jackknife_ci(rows, _index)
     harder_than = [c for c, e in ranked if e.value > own.value]
     easier_than = [c for c, e in ranked if e.value <= own.value]
     same = [c for c, e in ranked if e.value == own.value]

@@ -10,6 +10,7 @@ the independent units).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mapkit.design.intervals import Estimate, mean_ci, proportion_ci
@@ -41,17 +42,31 @@ class Mixed:
 def measure_mixed(
     city: CityMap, players: int, games: int, seed: int, special: bool = False
 ) -> Mixed:
+    """The mixed table of the run ``seed`` (:func:`play_mixed`)."""
+    return mixed_of(players, play_mixed(city, players, games, seed, special))
+
+
+def play_mixed(
+    city: CityMap, players: int, games: int, seed: int, special: bool = False
+) -> list[tuple[float, float]]:
+    """Per game, the lookahead player's win (ties shared) and its score lead."""
     from mapkit.simulate import RunConfig, simulate
 
-    wins = 0.0
-    leads: list[float] = []
+    per_game: list[tuple[float, float]] = []
     per_seat = -(-games // players)
     for seat in range(players):
         bots = tuple("lookahead" if p == seat else "greedy" for p in range(players))
         cfg = RunConfig(bots, per_seat, seed * players + seat, special_stations=special)
         for o in simulate(city, cfg):
             winners = [p for p, s in enumerate(o.seats) if s.rank == 1]
-            wins += (seat in winners) / len(winners)
             rest = [s.score for p, s in enumerate(o.seats) if p != seat]
-            leads.append(o.seats[seat].score - sum(rest) / len(rest))
-    return Mixed(players, len(leads), proportion_ci(wins, len(leads)), mean_ci(leads))
+            win = (seat in winners) / len(winners)
+            per_game.append((win, o.seats[seat].score - sum(rest) / len(rest)))
+    return per_game
+
+
+def mixed_of(players: int, per_game: Sequence[tuple[float, float]]) -> Mixed:
+    """The figures over games (the independent units), with their intervals."""
+    n = len(per_game)
+    wins = sum(w for w, _ in per_game)
+    return Mixed(players, n, proportion_ci(wins, n), mean_ci([lead for _, lead in per_game]))

@@ -2,10 +2,12 @@
 
 From the report's greedy games (``players`` seats, kernel-played): ``paid[r]`` is the mean bonus
 points paid per player-game in round ``r + 1`` (a line's bonus counts in the round it is
-completed); ``late`` the share of all bonus points paid in the last quarter of each game's
-rounds, with a bootstrap interval over games. With several players, ``seat_wins[p]`` is seat
-``p + 1``'s share of the games it wins (ties shared), Wilson intervals: identical bots in every
-seat should win alike, so a first seat well above ``1 / players`` is an advantage of the seat.
+completed; a branching line's, as ``scoring.paying_units`` pays it, in the round of the branch
+that pays); ``late`` the share of all bonus points paid in the last quarter of each game's
+rounds, with the jackknife's interval over games (on the logit scale). With several players,
+``seat_wins[p]`` is seat ``p + 1``'s share of the games it wins (ties shared), Wilson
+intervals: identical bots in every seat should win alike, so a first seat well above
+``1 / players`` is an advantage of the seat.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mapkit.design.intervals import Estimate, bootstrap_ci, proportion_ci
+from mapkit.design.intervals import Estimate, jackknife_ci, proportion_ci
 from mapkit.simulate import GameOutcome
 
 LATE = 0.75
@@ -52,7 +54,7 @@ def _late(games: Sequence[GameOutcome]) -> float:
     return late / total if total else 0.0
 
 
-def pacing(played: Sequence[GameOutcome], seed: int) -> Pacing:
+def pacing(played: Sequence[GameOutcome]) -> Pacing:
     """The pacing of some games (all with the same seating)."""
     players = len(played[0].seats)
     horizon = max(o.rounds for o in played)
@@ -76,5 +78,5 @@ def pacing(played: Sequence[GameOutcome], seed: int) -> Pacing:
         for p in winners:
             wins[p] += 1 / len(winners)
     seat_wins = [proportion_ci(w, len(played)) for w in wins] if players > 1 else []
-    late = bootstrap_ci(list(played), _late, seed)
+    late = jackknife_ci(list(played), _late, share=True)
     return Pacing(players, len(played), paid, late, half, seat_wins)

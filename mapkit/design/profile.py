@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from mapkit.design.intervals import (
     Estimate,
-    bootstrap_ci,
+    jackknife_ci,
     mean_ci,
     paired_difference_ci,
     proportion_ci,
 )
-from mapkit.design.skill import shares, solo_scores
+from mapkit.design.skill import luck_share, solo_scores
 from mapkit.mapfile.model import CityMap
 
 
@@ -63,10 +63,20 @@ class Profile:
     @property
     def luck(self) -> float:
         """Deck share of the score variance among greedy and lookahead (``skill.shares``)."""
-        return shares(self._competent())[0]
+        return luck_share(self._competent())
 
-    def luck_ci(self, seed: int) -> Estimate:
-        return bootstrap_ci(self._competent(), lambda rs: shares(rs)[0], seed)
+    def luck_ci(self) -> Estimate:
+        return jackknife_ci(self._competent(), luck_share, share=True)
+
+
+def check_seats(city: CityMap, players: int) -> None:
+    """ValueError unless ``city``'s ruleset is played by ``players`` and solo: every design
+    measure (a profile, the report, compare, tune) plays solo games besides its tables."""
+    city.ruleset.check_players(players)
+    try:
+        city.ruleset.check_players(1)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (the design measures play solo games too)") from None
 
 
 def profile(
@@ -80,6 +90,7 @@ def profile(
 ) -> Profile:
     from mapkit.simulate import RunConfig, simulate, summarize
 
+    check_seats(city, players)
     random = solo_scores(city, "random", games, seed, special, jobs)
     cfg = RunConfig(("greedy",) * players, games, seed, special_stations=special)
     played = simulate(city, cfg, jobs)

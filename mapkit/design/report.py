@@ -18,6 +18,7 @@ from mapkit.design.difficulty import Difficulty, measure_difficulty
 from mapkit.design.findings import Found, findings
 from mapkit.design.mixed import Mixed, measure_mixed
 from mapkit.design.pacing import Pacing, pacing
+from mapkit.design.profile import check_seats
 from mapkit.design.races import LineRace, races_of
 from mapkit.design.sensitivity import Sensitivity, measure_sensitivity
 from mapkit.design.skill import COMPETENT, SKILL_BOTS, Skill, skill_of, solo_scores
@@ -71,6 +72,10 @@ class DesignReport:
     stations: Stations | None = None
     found: list[Found] = field(default_factory=list)
     extra: dict[str, object] = field(default_factory=dict)
+    engines: dict[str, list[str]] = field(default_factory=dict)
+    """Per stage (``skill:greedy``, ``tension``, ...), the engines that played its games:
+    ``kernel`` where it can play the seats, ``checked`` where it must (clairvoyant seats,
+    positions played out from the middle of a game)."""
 
     def to_dict(self) -> dict[str, object]:
         c = self.config
@@ -92,11 +97,26 @@ class DesignReport:
             "band": self.band.to_dict() if self.band else None,
             "stations": self.stations.to_dict() if self.stations else None,
             "findings": [f.to_dict() for f in self.found],
+            "engines": self.engines,
             **self.extra,
         }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    def _engines_text(self) -> list[str]:
+        """``Games played by the checked engine (skill:clairvoyant, ...), the kernel (...)``."""
+        stages: dict[str, list[str]] = {}
+        for stage, used in self.engines.items():
+            for engine in used:
+                stages.setdefault(engine, []).append(stage)
+        if not stages:
+            return []
+        named = {"kernel": "the kernel", "checked": "the checked engine"}
+        return [
+            "Games played by "
+            + "; ".join(f"{named.get(e, e)} ({', '.join(st)})" for e, st in sorted(stages.items()))
+        ]
 
     def to_text(self) -> str:
         c = self.config
@@ -104,6 +124,7 @@ class DesignReport:
         out = [
             f"{self.map_name} ({self.map_id}): design report, seed {c.seed}, "
             f"variant {'special' if c.special else 'standard'} (95 % intervals in brackets)",
+            *self._engines_text(),
             "",
             f"Findings ({len(self.found) or 'none'})",
         ]
@@ -323,20 +344,29 @@ def _races(city: CityMap, cfg: ReportConfig) -> tuple[list[LineRace], Pacing, St
     )
     played = simulate(city, run, cfg.jobs)
     game = Game(city, GameOptions(cfg.players, cfg.special))
-    return races_of(city, played), pacing(played, cfg.seed), stations_of(game, played)
+    return races_of(city, played), pacing(played), stations_of(game, played)
+
+
+def _played(name: str) -> tuple[object, list[str]]:
+    """Stage ``name``'s result and the engines that played its games."""
+    from mapkit.simulate.runner import engines_used
+
+    with engines_used() as used:
+        result = _stage(name)
+    return result, sorted(used)
 
 
 def _measure(
     names: list[str], jobs: int, progress: Callable[[str], None] | None
-) -> dict[str, object]:
-    """Every stage's result: in this process, or side by side in ``jobs`` worker processes
-    (each stage in one process; the results are the same either way)."""
+) -> dict[str, tuple[object, list[str]]]:
+    """Every stage's result and engines (:func:`_played`): in this process, or side by side
+    in ``jobs`` worker processes (each stage in one process; the same either way)."""
     if jobs <= 1 or len(names) < 2:
         out = {}
         for name in names:
             if progress:
                 progress(name)
-            out[name] = _stage(name)
+            out[name] = _played(name)
         return out
     from mapkit import workers
 
@@ -345,7 +375,7 @@ def _measure(
         progress(f"{len(names)} stages in {jobs} processes")
     pool = workers.pool(jobs)
     try:
-        pending = {name: pool.apply_async(_stage, (name,)) for name in names}
+        pending = {name: pool.apply_async(_played, (name,)) for name in names}
         return {name: pending[name].get() for name in names}
     finally:
         pool.terminate()
@@ -365,15 +395,17 @@ def design_report(
     ``cfg.jobs`` processes, which is 1). The figures are the same for any ``jobs``.
     """
     global _job
+    check_seats(city, cfg.players)
     names = _stages(cfg, doc)
     inner = replace(cfg, jobs=1) if cfg.jobs > 1 else cfg
     _job = (city, inner, doc)
     try:
-        got = _measure(names, cfg.jobs, progress)
+        measured = _measure(names, cfg.jobs, progress)
     finally:
         _job = None
+    got = {name: result for name, (result, _) in measured.items()}
     scores = {b: got[f"skill:{b}"] for b in cfg.skill_bots}
-    skill = skill_of(scores, cfg.games, cfg.seed)
+    skill = skill_of(scores, cfg.games)
     races, pace, stations = got["races"]  # type: ignore[misc]
     rep = DesignReport(
         city.id,
@@ -389,6 +421,7 @@ def design_report(
         got.get("sensitivity", []),  # type: ignore[arg-type]
         got.get("band"),  # type: ignore[arg-type]
         stations,
+        engines={name: used for name, (_, used) in measured.items()},
     )
     rep.found = findings(rep)
     return rep

@@ -19,8 +19,8 @@ the bot), so the scores form a matrix ``S[deck, bot]``.
 - **Skill headroom**: ``greedy - random`` on the same decks (paired), what competent play earns
   over a novice's random play, reported apart from the luck share.
 
-Intervals: a seeded bootstrap over decks (the shares and relative skill); the headroom's is the
-paired mean's.
+Intervals: the delete-one jackknife over decks with Student's t (``intervals.jackknife_ci``),
+the shares on the logit scale (so they stay inside 0..1); the headroom's is the paired mean's.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mapkit.design.intervals import Estimate, bootstrap_ci, mean_ci, paired_difference_ci
+from mapkit.design.intervals import Estimate, jackknife_ci, mean_ci, paired_difference_ci
 from mapkit.mapfile.model import CityMap
 from mapkit.simulate import RunConfig
 
@@ -97,6 +97,16 @@ def shares(rows: Sequence[Sequence[float]]) -> tuple[float, float]:
     return deck / total, bot / total
 
 
+def luck_share(rows: Sequence[Sequence[float]]) -> float:
+    """The deck share of :func:`shares`."""
+    return shares(rows)[0]
+
+
+def skill_share(rows: Sequence[Sequence[float]]) -> float:
+    """The bot share of :func:`shares`."""
+    return shares(rows)[1]
+
+
 def measure_skill(
     city: CityMap,
     games: int,
@@ -106,12 +116,12 @@ def measure_skill(
     jobs: int = 1,
 ) -> Skill:
     scores = {b: solo_scores(city, b, games, seed, special, jobs) for b in bots}
-    return skill_of(scores, games, seed)
+    return skill_of(scores, games)
 
 
-def skill_of(scores: dict[str, list[int]], games: int, seed: int) -> Skill:
-    """The skill figures of the bots' solo scores on the same ``games`` decks (``seed`` seeds
-    the bootstrap), bots in the order of ``scores``."""
+def skill_of(scores: dict[str, list[int]], games: int) -> Skill:
+    """The skill figures of the bots' solo scores on the same ``games`` decks, bots in the
+    order of ``scores``."""
     bots = tuple(scores)
 
     def matrix(names: Sequence[str]) -> list[tuple[int, ...]]:
@@ -121,10 +131,10 @@ def skill_of(scores: dict[str, list[int]], games: int, seed: int) -> Skill:
     luck = skill = rel = headroom = None
     if len(competent) >= 2:
         rows = matrix(competent)
-        luck = bootstrap_ci(rows, lambda rs: shares(rs)[0], seed)
-        skill = bootstrap_ci(rows, lambda rs: shares(rs)[1], seed)
+        luck = jackknife_ci(rows, luck_share, share=True)
+        skill = jackknife_ci(rows, skill_share, share=True)
     if {"random", "lookahead", "clairvoyant"} <= set(bots):
-        rel = bootstrap_ci(matrix(("random", "lookahead", "clairvoyant")), relative_skill, seed)
+        rel = jackknife_ci(matrix(("random", "lookahead", "clairvoyant")), relative_skill)
     if {"random", "greedy"} <= set(bots):
         headroom = paired_difference_ci(scores["random"], scores["greedy"])
     means = {b: mean_ci(s) for b, s in scores.items()}

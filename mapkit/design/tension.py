@@ -22,7 +22,9 @@ line. Per game:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from mapkit.design.intervals import Estimate, mean_ci, proportion_ci
 from mapkit.mapfile.model import CityMap
@@ -93,6 +95,16 @@ def evaluate(state, bots, playouts: int, key: str) -> list[float]:  # type: igno
     return [t / playouts for t in totals]
 
 
+class GameTension(NamedTuple):
+    """One game's figures (:func:`game_tension`), ``decided_round`` a round number."""
+
+    lead_changes: int
+    drama: float
+    tie: bool
+    decided: float
+    decided_round: int
+
+
 def measure_tension(
     city: CityMap,
     players: int,
@@ -102,15 +114,28 @@ def measure_tension(
     playouts: int = 4,
     stride: int = 2,
 ) -> Tension:
+    """The tension of greedy games of the run ``seed`` (:func:`play_tension`)."""
+    return tension_of(players, play_tension(city, players, games, seed, special, playouts, stride))
+
+
+def play_tension(
+    city: CityMap,
+    players: int,
+    games: int,
+    seed: int,
+    special: bool = False,
+    playouts: int = 4,
+    stride: int = 2,
+) -> list[GameTension]:
     """Greedy games of the run ``seed`` through the checked engine (``GameRunner``), each
-    evaluated every ``stride`` rounds before the card is turned."""
+    evaluated every ``stride`` rounds before the card is turned: each game's figures."""
     from mapkit.bots import make_bot
     from mapkit.simulate import GameRunner, RunConfig
 
     cfg = RunConfig(("greedy",) * players, games, seed, special, engine="checked")
     runner = GameRunner(city, cfg)
     rollers = [make_bot("greedy", 0) for _ in range(players)]
-    results = []
+    results: list[GameTension] = []
     for i, gs in enumerate(runner.seeds(0, games)):
         trail: list[list[float]] = []
         rounds: list[int] = []
@@ -126,13 +151,18 @@ def measure_tension(
         trail.append([float(s.score) for s in outcome.seats])
         rounds.append(outcome.rounds)
         changes, drama, tie, share, point = game_tension(trail, [s.rank for s in outcome.seats])
-        results.append((changes, drama, tie, share, rounds[point - 1]))
+        results.append(GameTension(changes, drama, tie, share, rounds[point - 1]))
+    return results
+
+
+def tension_of(players: int, results: Sequence[GameTension]) -> Tension:
+    """The figures over games (the independent units), with their intervals."""
     return Tension(
         players,
-        games,
-        mean_ci([r[0] for r in results]),
-        mean_ci([r[1] for r in results]),
-        proportion_ci(sum(r[2] for r in results), games),
-        mean_ci([r[3] for r in results]),
-        mean_ci([r[4] for r in results]),
+        len(results),
+        mean_ci([r.lead_changes for r in results]),
+        mean_ci([r.drama for r in results]),
+        proportion_ci(sum(r.tie for r in results), len(results)),
+        mean_ci([r.decided for r in results]),
+        mean_ci([r.decided_round for r in results]),
     )

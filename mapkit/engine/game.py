@@ -50,11 +50,7 @@ class Game:
         self.options = options
         self.special_stations = options.special_stations
         self.ruleset: Ruleset = options.ruleset or city.ruleset
-        if not self.ruleset.players_ok(options.players):
-            r = self.ruleset
-            raise ValueError(
-                f"{r.id} is played by {r.min_players} to {r.max_players}, not {options.players}"
-            )
+        self.ruleset.check_players(options.players)
         self.tables = Tables(city)
 
     def num_players(self) -> int:

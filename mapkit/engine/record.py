@@ -371,10 +371,10 @@ def _replay_rules(doc: dict[str, Any], rules: Ruleset, given: bool, n: int) -> R
             f"the game was played under the {played} ruleset, but this replay uses {rules.id}"
             f" ({whose}); {how}"
         )
-    if not rules.players_ok(n):
-        raise RecordError(
-            f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {n}"
-        )
+    try:
+        rules.check_players(n)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
     return rules
 
 

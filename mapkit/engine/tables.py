@@ -194,7 +194,7 @@ class Tables:
         return mk
 
     def entry(self, li: int, d: int, lm: int) -> LineEntry:
-        """Line ``li`` in direction ``d`` with line-local mask ``lm``: what a card finds there
+        """Line ``li`` along its route ``d`` with line-local mask ``lm``: what a card finds there
         (``kernel.route_scan``) and what marking the first ``k`` empty stops does."""
         memo = self.memo[li][d]
         e = memo.get(lm)

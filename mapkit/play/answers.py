@@ -16,10 +16,12 @@ How to answer:
   number / express card:  a line letter for as many crosses as possible (B),
                           or the letter and a number of crosses (B 3, b3, B 0);
                           loop and two-ended lines also take a direction
-                          (C back 2, c fwd)
+                          (C back 2, c fwd), branching lines a branch after a
+                          slash (A/2 3, a/3: into branch 2, branch 3; default 1)
                           a line id is read whole: with lines B and B3, B3 is line
                           B3 and B 3 is three crosses on B
-  interchange (+):        a line letter (D; loop and two-ended lines: C back)
+  interchange (+):        a line letter (D; loop and two-ended lines: C back;
+                          branching lines: A/2)
   free ride:              a station id or name (s12, Alexanderplatz), or the start
                           of one (alex); an exact id wins, several matches are listed
   ?                       this help;  quit  leave the game
@@ -56,22 +58,12 @@ def parse_choice(text: str, state: Any) -> dict[str, Any]:
     if tokens[0].startswith("+") and len(tokens[0]) > 1:
         tokens = ["+", tokens[0][1:], *tokens[1:]]
     tokens = [tok for tok in tokens if tok != "+"]
-    line = None
-    rest: list[str] = []
-    by_upper = {lid.upper(): lid for lid in t.line_ids}
-    for tok in tokens:  # a whole line id first: with lines B and B3, "B3" is line B3
-        if line is None and tok.upper() in by_upper:
-            line = by_upper[tok.upper()]
-            continue
-        m = re.fullmatch(r"([A-Za-z]+)(\d+)", tok)
-        if line is None and m and m.group(1).upper() in by_upper:
-            line = by_upper[m.group(1).upper()]
-            rest.append(m.group(2))
-            continue
-        rest.append(tok)
+    line, branch, rest = _line_branch_rest(tokens, {lid.upper(): lid for lid in t.line_ids})
     if line is None:
         raise ValueError(f"no line in {raw!r}: lines are {', '.join(t.line_ids)}")
     move: dict[str, Any] = {"line": line}
+    if branch is not None:
+        move["branch"] = branch
     for tok in rest:
         if tok.isdigit():
             if state.card() == PLUS:
@@ -82,6 +74,32 @@ def parse_choice(text: str, state: Any) -> dict[str, Any]:
         else:
             raise ValueError(f"cannot read {tok!r}")
     return move
+
+
+def _line_branch_rest(
+    tokens: list[str], by_upper: dict[str, str]
+) -> tuple[str | None, int | None, list[str]]:
+    """The line a choice names (a whole line id first: with lines B and B3, ``B3`` is line
+    B3), the branch after a slash (``A/2``, ``A /2``) and the other tokens."""
+    line = branch = None
+    rest: list[str] = []
+    for tok in tokens:
+        m = re.fullmatch(r"([^/]*)/(\d+)", tok)
+        if m and (m.group(1).upper() in by_upper or (line is not None and not m.group(1))):
+            branch = int(m.group(2))
+            tok = m.group(1)
+            if not tok:
+                continue
+        if line is None and tok.upper() in by_upper:
+            line = by_upper[tok.upper()]
+            continue
+        m = re.fullmatch(r"([A-Za-z]+)(\d+)", tok)
+        if line is None and m and m.group(1).upper() in by_upper:
+            line = by_upper[m.group(1).upper()]
+            rest.append(m.group(2))
+            continue
+        rest.append(tok)
+    return line, branch, rest
 
 
 def match_station(typed: str, city: Any) -> str:
@@ -129,10 +147,17 @@ def choices_text(state: Any) -> str:
     parts = []
     for li, dirs in by_line.items():
         lid = t.line_ids[li]
+        forks = bool(t.city.lines[li].branches)
         if state.card() == PLUS:
-            parts.append(lid + (" (fwd/back)" if 1 in dirs else ""))
+            if forks:
+                parts.append(" ".join(f"{lid}/{d + 1}" for d in dirs))
+            else:
+                parts.append(lid + (" (fwd/back)" if 1 in dirs else ""))
             continue
         for d, ks in dirs.items():
-            label = f"{lid} back" if d else (f"{lid} fwd" if t.multi_route[li] else lid)
+            if forks:
+                label = f"{lid}/{d + 1}"
+            else:
+                label = f"{lid} back" if d else (f"{lid} fwd" if t.multi_route[li] else lid)
             parts.append(f"{label} {min(ks)}-{max(ks)}" if len(ks) > 1 else f"{label} {ks[0]}")
     return "choices: " + ", ".join(parts)

@@ -22,7 +22,9 @@ class SeatOutcome:
     rank: int
     """1 for a winner; equal scores split by fewer empty stations, still equal share the rank."""
     completed: dict[str, tuple[int, int]] = field(default_factory=dict)
-    """line id -> (round of completion, 1-based; points it earned)."""
+    """Scoring unit (line id, or ``A2`` for a branch) -> (round of completion, 1-based; points
+    it paid: what ``scoring.paying_units`` says, so 0 for a branch its line's better branch
+    outdoes under ``branch_scoring`` best)."""
     first: frozenset[str] = frozenset()
     """Lines this player completed for the ``first`` bonus."""
     interchanges: dict[str, int] = field(default_factory=dict)
@@ -56,7 +58,7 @@ class GameOutcome:
     def breakdown(self, seat: int) -> Breakdown:
         """Seat ``seat``'s four scoring boxes (interchange numbers in station order)."""
         s = self.seats[seat]
-        lines = {lid: pts for lid, (_, pts) in s.completed.items()}
+        lines = {lid: pts for lid, (_, pts) in s.completed.items() if pts}
         inter = tuple(s.interchanges.values())
         return Breakdown(
             lines, inter, len(s.empty), len(self.seats), self.ruleset, all_lines=s.all_lines

@@ -20,7 +20,7 @@ import os
 import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,7 @@ from mapkit.simulate.outcome import GameOutcome, SeatOutcome
 if TYPE_CHECKING:
     from mapkit.engine import State
     from mapkit.engine.kernel import Batch
+    from mapkit.rulesets import Ruleset
     from mapkit.simulate.tally import Tally
 
 ENGINES = ("auto", "kernel", "checked")
@@ -62,8 +63,9 @@ class RunConfig:
     """``auto``, ``kernel`` or ``checked`` (see the module's docstring)."""
 
 
-def check_seating(bots: Sequence[str]) -> None:
-    """ValueError unless ``bots`` names a known bot for each of 1 to 6 seats."""
+def check_seating(bots: Sequence[str], ruleset: Ruleset | None = None) -> None:
+    """ValueError unless ``bots`` names a known bot for each of 1 to 6 seats (and, given a
+    ruleset, as many seats as it is played by: ``Ruleset.check_players``)."""
     from mapkit.bots import BOTS
     from mapkit.engine.seats import PLAYER_RANGE, valid_player_count
 
@@ -72,6 +74,8 @@ def check_seating(bots: Sequence[str]) -> None:
         raise ValueError(f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}")
     if not valid_player_count(len(bots)):
         raise ValueError(f"{PLAYER_RANGE} bots, one per seat, not {len(bots)}")
+    if ruleset is not None:
+        ruleset.check_players(len(bots))
 
 
 def choose_engine(cfg: RunConfig) -> str:
@@ -103,6 +107,22 @@ def playout(state: State, bots: Sequence[Any], rng: random.Random) -> list[int]:
     return play_out(state, bots, drawn(rng)).scores()
 
 
+_WATCHING: list[set[str]] = []
+"""The open :func:`engines_used` blocks: each collects the engines of the runners made in it."""
+
+
+@contextmanager
+def engines_used() -> Iterator[set[str]]:
+    """The engines (``kernel``, ``checked``) of every :class:`GameRunner` made inside the
+    block, so a measure made of several runs can say who played its games."""
+    used: set[str] = set()
+    _WATCHING.append(used)
+    try:
+        yield used
+    finally:
+        _WATCHING.remove(used)
+
+
 class GameRunner:
     """Plays games of one map with one seating (``cfg``) by one engine (``engine``).
 
@@ -116,6 +136,8 @@ class GameRunner:
         self.city = city
         self.cfg = cfg
         self.engine = choose_engine(cfg)
+        for used in _WATCHING:
+            used.add(self.engine)
         opts = GameOptions(players=len(cfg.bots), special_stations=cfg.special_stations)
         self.game = Game(city, opts)
         self.names = seat_names(list(cfg.bots))
@@ -261,7 +283,7 @@ def outcomes_of(
     game: Any, b: Batch, lo: int, seeds: Sequence[int], bots: Sequence[str], engine: str
 ) -> list[GameOutcome]:
     """The one outcome builder: a batch of games (either engine's) as :class:`GameOutcome`."""
-    from mapkit.engine.scoring import ranks
+    from mapkit.engine.scoring import paying_units, ranks
 
     t = game.tables
     out = []
@@ -273,10 +295,14 @@ def outcomes_of(
         for p, name in enumerate(bots):
             when = b.when[g, p].tolist()
             firsts = b.firsts[g, p].tolist()
-            completed = {
-                t.unit_ids[u]: (r, t.units[u].first if firsts[u] else t.units[u].others)
+            earned = {
+                t.unit_ids[u]: t.units[u].first if firsts[u] else t.units[u].others
                 for u, r in enumerate(when)
                 if r
+            }
+            pays = paying_units(t.city, earned)
+            completed = {
+                t.unit_ids[u]: (r, pays.get(t.unit_ids[u], 0)) for u, r in enumerate(when) if r
             }
             seats.append(
                 SeatOutcome(

@@ -190,23 +190,18 @@ def _serve(conn: Any, parent: int) -> None:
     """The play-test process: run each ``(fn, args)`` it is sent and send back the result.
 
     The process has a session of its own (``Worker._start``), so a terminal's Ctrl-C does not
-    reach it; SIGINT sent to it alone is ignored too: the server decides. A watchdog thread
-    ends the process as soon as the server is gone, however it went (kill -9 too), so no
-    play-test outlives it.
+    reach it; SIGINT sent to it alone is ignored too: the server decides. The kernel kills the
+    process as soon as the server is gone, however it went (kill -9 too), so no play-test
+    outlives it: ``die_with_parent`` arms ``PR_SET_PDEATHSIG``, a signal that needs no
+    thread of ours. (A watchdog thread here could not run while a kernel batch, compiled code
+    that holds the GIL for seconds, plays; it is only the fallback where prctl is missing.)
     """
-    import os
     import signal
 
+    from mapkit.workers import die_with_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch() -> None:
-        import time
-
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="studio-watchdog", daemon=True).start()
+    die_with_parent(parent)
     while True:
         try:
             fn, args = conn.recv()
@@ -245,7 +240,9 @@ class Worker:
     def _start(self) -> None:
         """Start the process in a session of its own: a terminal's Ctrl-C (sent to the
         foreground process group) never reaches it, not even while it is still starting;
-        the server ends it. It talks pickles over a socket pair."""
+        the server ends it. It talks pickles over a socket pair. Called only from the one
+        job thread (``submit``), which lives as long as the worker: the kernel's parent-death
+        signal fires when the *thread* that started the process ends, not the server."""
         import os
         import socket
         import subprocess
