@@ -17,6 +17,7 @@ from mapkit.design.findings import FINDINGS
 from mapkit.design.intervals import (
     clustered_mean_ci,
     clustered_proportion_ci,
+    credit_share_ci,
     jackknife_ci,
     mean_ci,
     paired_difference_ci,
@@ -200,6 +201,29 @@ def test_clustered_share_uses_the_games_as_units() -> None:
     # no spread at all: the number of games
     assert clustered_proportion_ci([0] * 20, 3).hi == proportion_ci(0, 20).hi
     assert clustered_mean_ci([[1, 3], [5, 7]]).value == 4.0
+
+
+def test_a_shared_win_narrows_the_seat_share() -> None:
+    # 0/1 credits: the plain Wilson interval on the games (the sample variance's n - 1 makes
+    # the effective size 9 of 10 games)
+    whole = credit_share_ci([1, 0] * 5)
+    assert (whole.value, round(whole.lo, 4), round(whole.hi, 4)) == (0.5, 0.2265, 0.7735)
+    assert round(whole.lo, 9) == round(_wilson_lo(0.5, 9), 9)
+    # the same mean with ties shared (credit 1/2 in every other game) spreads less: variance
+    # 2.5 / 19 over 20 games, an effective size of 0.25 / (2.5 / 19 / 20) = 38 games
+    tied = credit_share_ci([1, 0.5, 0, 0.5] * 5)
+    assert tied.value == 0.5 and round(tied.lo, 9) == round(_wilson_lo(0.5, 38), 9)
+    assert tied.hi - tied.lo < credit_share_ci([1, 0] * 10).hi - credit_share_ci([1, 0] * 10).lo
+    # no spread: the number of games
+    assert credit_share_ci([0.5] * 8).hi == proportion_ci(4, 8).hi
+    assert credit_share_ci([]).value != credit_share_ci([]).value  # nan
+
+
+def _wilson_lo(p: float, n: float) -> float:
+    z = 1.959963984540054
+    return (p + z * z / (2 * n) - z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (
+        1 + z * z / n
+    )
 
 
 def test_pacing_of_hand_made_games() -> None:

@@ -15,7 +15,7 @@ from mapkit.design import scale
 from mapkit.mapfile import load_map, load_source
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from bounds_map import bounds_map
+from bounds_map import bounds_map, legal_map
 
 runner = CliRunner()
 
@@ -38,10 +38,12 @@ def wide(tmp_path) -> Path:
     return path
 
 
-def test_the_factor_is_windows_over_24_and_1_for_every_shipped_city(bounds):
+def test_the_factor_is_windows_over_24_or_stations_over_72_and_1_for_every_shipped_city(bounds):
     assert scale.factor(bounds) == 208 // 24 == 8
-    for name in ("berlin", "paris", "madrid", "amsterdam"):
-        assert scale.factor(load_map(Path("maps") / f"{name}.json")) == 1
+    legal = load_source(json.dumps(legal_map())).map  # 42 windows, 231 stations
+    assert scale.factor(legal) == 231 // 72 == 3
+    for path in [*Path("maps").glob("*.json"), *Path("benchmarks/maps").glob("*.json")]:
+        assert scale.factor(load_map(path)) == 1, path
     assert [scale.scaled(200, 8, 2), scale.scaled(6, 8), scale.scaled(3, 8, 2)] == [25, 1, 2]
 
 
@@ -74,7 +76,8 @@ def test_report_scales_the_defaults_it_was_not_given_and_says_so(wide, configs):
     assert (cfg.sensitivity, cfg.scale) == (False, 2)
     note = next(x for x in res.stderr.splitlines() if "defaults scaled" in x)
     assert note == (
-        "mapkit: a map of 50 windows (2x a shipped city): defaults scaled to --games 100, "
+        "mapkit: a map of 50 windows and 71 stations (2x a shipped city): defaults scaled to "
+        "--games 100, "
         "--tension-games 30, --mixed-games 30, --no-sensitivity (give an option to set it)"
     )
     assert "mapkit: measuring skill..." in res.stderr  # progress, though stderr is no terminal

@@ -6,7 +6,8 @@ completed; a branching line's, as ``scoring.paying_units`` pays it, in the round
 that pays); ``late`` the share of all bonus points paid in the last quarter of each game's
 rounds, with the jackknife's interval over games (on the logit scale). With several players,
 ``seat_wins[p]`` is seat ``p + 1``'s share of the games it wins (ties shared), Wilson
-intervals: identical bots in every seat should win alike, so a first seat well above
+intervals on the credits' effective size (:func:`credit_share_ci`): identical bots in every
+seat should win alike, so a first seat well above
 ``1 / players`` is an advantage of the seat.
 """
 
@@ -16,7 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mapkit.design.intervals import Estimate, jackknife_ci, proportion_ci
+from mapkit.design.intervals import Estimate, credit_share_ci, jackknife_ci
 from mapkit.simulate import GameOutcome
 
 LATE = 0.75
@@ -72,11 +73,11 @@ def pacing(played: Sequence[GameOutcome]) -> Pacing:
         if running >= total / 2:
             half = r + 1
             break
-    wins = [0.0] * players
-    for o in played:
+    credits = [[0.0] * len(played) for _ in range(players)]
+    for g, o in enumerate(played):
         winners = [p for p, s in enumerate(o.seats) if s.rank == 1]
         for p in winners:
-            wins[p] += 1 / len(winners)
-    seat_wins = [proportion_ci(w, len(played)) for w in wins] if players > 1 else []
+            credits[p][g] = 1 / len(winners)
+    seat_wins = [credit_share_ci(c) for c in credits] if players > 1 else []
     late = jackknife_ci(list(played), _late, share=True)
     return Pacing(players, len(played), paid, late, half, seat_wins)
