@@ -532,7 +532,7 @@ class SheetDrawing:
                     rx=1.3,
                     fill=body,
                     stroke=INK,
-                    stroke_width=0.3,
+                    stroke_width=self.m.wagon_stroke,
                 )
             )
             lc = wg.letter_cell
