@@ -3,9 +3,9 @@
 ``players`` seats, one of them lookahead, the others greedy; the lookahead player sits in each
 seat for an equal share of the games (seat ``s`` plays the decks of run seed
 ``seed * players + s``), so no seat advantage leaks in. Figures: the lookahead player's **win
-share** (ties shared; Wilson interval) against ``1 / players`` for an even table, and its
-**score lead**: its score minus the greedy players' mean in the same game (a mean over games,
-the independent units).
+share** (ties shared; Wilson on the credits' effective size, ``credit_share_ci``, as the seats'
+in pacing) against ``1 / players`` for an even table, and its **score lead**: its score minus
+the greedy players' mean in the same game (a mean over games, the independent units).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mapkit.design.intervals import Estimate, mean_ci, proportion_ci
+from mapkit.design.intervals import Estimate, credit_share_ci, mean_ci
 from mapkit.mapfile.model import CityMap
 
 
@@ -67,6 +67,5 @@ def play_mixed(
 
 def mixed_of(players: int, per_game: Sequence[tuple[float, float]]) -> Mixed:
     """The figures over games (the independent units), with their intervals."""
-    n = len(per_game)
-    wins = sum(w for w, _ in per_game)
-    return Mixed(players, n, proportion_ci(wins, n), mean_ci([lead for _, lead in per_game]))
+    wins = credit_share_ci([w for w, _ in per_game])
+    return Mixed(players, len(per_game), wins, mean_ci([lead for _, lead in per_game]))
