@@ -19,6 +19,7 @@ from mapkit.design.intervals import (
     clustered_proportion_ci,
     credit_share_ci,
     jackknife_ci,
+    log_mean_ci,
     mean_ci,
     paired_difference_ci,
     proportion_ci,
@@ -217,6 +218,15 @@ def test_a_shared_win_narrows_the_seat_share() -> None:
     # no spread: the number of games
     assert credit_share_ci([0.5] * 8).hi == proportion_ci(4, 8).hi
     assert credit_share_ci([]).value != credit_share_ci([]).value  # nan
+
+
+def test_log_mean_interval_by_hand() -> None:
+    # 0, 0, 3: mean 1, sd sqrt(3), se 1, t on 2 df 4.302653: [1 / e^4.302653, e^4.302653]
+    e = log_mean_ci([0, 0, 3])
+    assert (e.value, e.se) == (1.0, 1.0)
+    assert (e.lo, e.hi) == (pytest.approx(math.exp(-4.302653)), pytest.approx(math.exp(4.302653)))
+    assert log_mean_ci([2, 2]) == (2.0, 2.0, 2.0, 0.0)  # no spread
+    assert log_mean_ci([0, 0]) == (0.0, 0.0, 0.0, 0.0)
 
 
 def _wilson_lo(p: float, n: float) -> float:

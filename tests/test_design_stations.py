@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,13 @@ def test_station_figures_by_hand() -> None:
     (a2,) = solo.stations  # the only station on two lines
     assert (a2.station, a2.lines, a2.cut_lines) == ("a2", ("A", "B"), {"B": 1})
     assert (a2.cut.value, a2.lost.value, a2.contested) == (0.5, 1.0, None)
+    # crosses lost 2 and 0: mean 1, se 1, t on 1 df 12.706205, on the log scale
+    assert a2.lost.lo == pytest.approx(math.exp(-12.706205))
+    assert a2.lost.hi == pytest.approx(math.exp(12.706205))
+    (never,) = stations_of(Game(MINI), [outcome(1, SOLO_EXPRESS, 1)]).stations
+    # no cut: only an upper bound, the cut share's (Wilson on 1 game: 1.96^2 / (1 + 1.96^2))
+    assert (never.lost.value, never.lost.lo) == (0.0, 0.0)
+    assert never.lost.hi == never.cut.hi == pytest.approx(0.793451, abs=1e-6)
     duo = stations_of(Game(MINI, players=2), [outcome(0, DUO, 2)] * 3)
     (a2,) = duo.stations
     assert a2.cut.value == 1.0 and a2.lost.value == 2.0 and a2.cut_lines == {"A": 3, "B": 3}

@@ -12,7 +12,7 @@ engine, :func:`game_cuts`), per station:
 
 - ``cut``: the share of player-games in which it cut at least one run, clustered by game (the
   seats of one game share its cards); ``lost``: the crosses those cuts forfeited per player-game
-  (:func:`lost_ci`);
+  (:func:`lost_ci`: the t interval on the log scale, or only an upper bound when none was cut);
   ``cut_lines``: how many runs of each line it cut;
 - ``contested`` (several players): the share of games in which the seats took it through
   different lines (one seat's line B, another's line E): the station where their plans part.
@@ -21,14 +21,15 @@ engine, :func:`game_cuts`), per station:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mapkit.cards import CARD_EXPRESS, CARD_VALUE, FREE, PLUS
 from mapkit.design.intervals import (
     Estimate,
-    clustered_mean_ci,
     clustered_proportion_ci,
+    log_mean_ci,
     proportion_ci,
 )
 from mapkit.engine import CHANCE, Game
@@ -96,15 +97,15 @@ def game_cuts(game: Game, history: Sequence[int]) -> GameCuts:
 
 
 def lost_ci(lost: Sequence[Sequence[float]], cut: Estimate) -> Estimate:
-    """Crosses lost per player-game: the mean over games (clustered), its interval widened to
-    the cut share's (Wilson) times the crosses lost per cut player-game (at least 1, a cut
-    loses one or more): a station seldom cut has a few nonzero games, too few for the normal
-    interval of a mean (a game with no cut at all would read ``[0, 0]``)."""
-    e = clustered_mean_ci(lost)
-    seats = [x for game in lost for x in game]
-    hit = [x for x in seats if x > 0]
-    per_cut = max(1.0, sum(hit) / len(hit)) if hit else 1.0
-    return Estimate(e.value, min(e.lo, cut.lo * per_cut), max(e.hi, cut.hi * per_cut), e.se)
+    """Crosses lost per player-game: the mean over games (clustered) with the t interval on the
+    log scale (:func:`~mapkit.design.intervals.log_mean_ci`: a zero-heavy count is skewed to
+    the right). No cut in any game: ``[0, cut.hi]``, the cut share's upper bound (Wilson's on
+    the game count) times one cross, the least a cut loses: an upper bound, not an interval
+    that could be calibrated (its truth may be 0)."""
+    e = log_mean_ci([math.fsum(game) / len(game) for game in lost])
+    if e.value > 0:
+        return e
+    return Estimate(e.value, 0.0, cut.hi, e.se)
 
 
 @dataclass
@@ -147,11 +148,16 @@ class Stations:
 def stations_of(game: Game, played: Sequence[GameOutcome]) -> Stations:
     """The cut and contested stations of some games of ``game`` kept with their histories
     (``RunConfig(records=True)``), all with ``game``'s seating."""
-    t = game.tables
-    players = game.num_players()
     if any(not o.history for o in played):
         raise ValueError("stations need the games' histories: RunConfig(records=True)")
-    per_game = [game_cuts(game, o.history) for o in played]
+    return tally(game, [game_cuts(game, o.history) for o in played])
+
+
+def tally(game: Game, per_game: Sequence[GameCuts]) -> Stations:
+    """The cut and contested stations of games of ``game`` replayed by :func:`game_cuts`
+    (benchmarks/bench_coverage.py resamples them)."""
+    t = game.tables
+    players = game.num_players()
     through = [[t.line_ids[li] for li, _ in t.station_upd[s]] for s in range(t.n_stations)]
     out = []
     for s, sid in enumerate(t.station_ids):
@@ -165,7 +171,7 @@ def stations_of(game: Game, played: Sequence[GameOutcome]) -> Stations:
             split += len({m[s] for m in g.marked_by if m.get(s, FREE_RIDE) != FREE_RIDE}) > 1
         if len(through[s]) < 2 and not counts:
             continue
-        contested = proportion_ci(split, len(played)) if players > 1 else None
+        contested = proportion_ci(split, len(per_game)) if players > 1 else None
         cut = clustered_proportion_ci(cut_seats, players)
         out.append(
             StationCuts(
@@ -178,4 +184,4 @@ def stations_of(game: Game, played: Sequence[GameOutcome]) -> Stations:
             )
         )
     out.sort(key=lambda x: -x.cut.value)
-    return Stations(players, len(played), out)
+    return Stations(players, len(per_game), out)
