@@ -33,6 +33,8 @@ EXTRA_MM = (
 ROUNDS = 6
 ORDERS = 4
 """Orders tried: the wagons that found no spot go first in the next."""
+BATCH = 32
+"""Candidate spots measured at once against the stations, lines and wagons."""
 REACH_MM = 12.0
 """Clearance is measured exactly up to this; anything farther counts as this far (a spot
 that clear is as good as any)."""
@@ -429,13 +431,16 @@ def _first_clear(
     first = city.station(ln.stops[0]).xy
     spots = _spots(ln, city, w, h)
     depots = [(first[0] + spot.dx / scale, first[1] + spot.dy / scale) for spot in spots]
-    blocked = _blocked(depots, w, h, sheets)
+    blocked: list[bool] = []
     # spots on the paper as it is first (they keep the scale), then any (the sheet shrinks)
     for inside in (True, False):
-        for depot, stop in zip(depots, blocked, strict=True):
+        for i, depot in enumerate(depots):
             if _late(deadline):
                 return None
-            if stop:
+            if i == len(blocked):  # measured a batch at a time: most wagons take an early spot
+                batch = depots[i : i + BATCH]
+                blocked += _blocked(batch, w, h, sheets, placed, ln.id)
+            if blocked[i]:
                 continue
             ok = True
             for p, sh in sheets.items():
@@ -445,6 +450,7 @@ def _first_clear(
                     ok = False
                     break
                 if _clearance(city, ln, rect, anchor, sh, placed[p]) < CLEARANCE_MM + MARGIN_MM:
+                    blocked[i] = True  # on the paper or off it: not clear
                     ok = False
                     break
             if ok:
@@ -452,16 +458,20 @@ def _first_clear(
     return None
 
 
-def _blocked(depots: list[Point], w: float, h: float, sheets: Mapping[str, _Sheet]) -> list[bool]:
-    """For each depot, whether its wagon comes within ``CLEARANCE_MM + MARGIN_MM`` of a
-    station or a line on some sheet: the first measures of ``_clearance``, taken for every
-    spot at once (a spot they block needs no other measure)."""
+def _blocked(
+    depots: list[Point], w: float, h: float, sheets: Mapping[str, _Sheet],
+    placed: Mapping[str, Mapping[str, Rect]], own: str,
+) -> list[bool]:  # fmt: skip
+    """For each depot, whether its wagon (of line ``own``) comes within ``CLEARANCE_MM +
+    MARGIN_MM`` of a station, a line or another wagon ``placed`` on some sheet: measures of
+    ``_clearance``, taken for every spot at once (a spot they block needs no other one;
+    a hair's breadth short of the line is left to the exact measure)."""
     import numpy as np
     import shapely
 
     m = METRICS
     out = np.zeros(len(depots), dtype=bool)
-    for sh in sheets.values():
+    for p, sh in sheets.items():
         mm = np.array([sh.sheet.to_mm(*d) for d in depots], dtype=float).reshape(-1, 2)
         x0, y0 = mm[:, 0] - w / 2, mm[:, 1] - h / 2
         boxes = shapely.box(x0, y0, x0 + w, y0 + h)
@@ -476,5 +486,12 @@ def _blocked(depots: list[Point], w: float, h: float, sheets: Mapping[str, _Shee
             i, j = tree.query(around)
             if len(i):
                 np.minimum.at(best, i, shapely.distance(boxes[i], geoms[j]) - half)
+        others = [r for lid, r in placed[p].items() if lid != own]
+        if others:
+            ox = np.array([[r.x, r.right] for r in others])
+            oy = np.array([[r.y, r.bottom] for r in others])
+            dx = np.maximum(np.maximum(ox[:, 0] - (x0 + w)[:, None], 0.0), x0[:, None] - ox[:, 1])
+            dy = np.maximum(np.maximum(oy[:, 0] - (y0 + h)[:, None], 0.0), y0[:, None] - oy[:, 1])
+            best = np.minimum(best, np.hypot(dx, dy).min(axis=1) + 1e-9)
         out |= best < CLEARANCE_MM + MARGIN_MM
     return out.tolist()
