@@ -1,18 +1,19 @@
 """mapkit layout against a clean-room baseline of octi's published method, on the same networks.
 
 Run by hand: ``python benchmarks/bench_octi.py [--seed N] [--time-limit S]``. The networks:
-every map in maps/ and benchmarks/maps/, each also jittered as bench_layout.py jitters it
-(each station moved by up to a third of the median stop spacing, seeded), and the Los Angeles
-Metro Rail import (``mapkit import gtfs tests/data/la-metro-rail.zip --no-layout``: its
-projected geography). For each one it runs benchmarks/octi_baseline.py (Bast, Brosi and
-Storandt's approximation as published, reimplemented here; not octi itself) on each grid
-size and keeps the drawing with the lowest bend score (the choice most favourable to the
-baseline), and ``mapkit.layout.layout`` with its defaults. Both drawings are maps, measured by
-the same function (mapkit/layout/report.py's ``measure``): bend score under octi's weights
-(135° = 1, 90° = 1.5, 45° = 2), hairpins, share of stretches on the eight directions, topology
-violations against the input; edge crossings are counted on the drawn polylines (bends
-included) by :func:`drawn_crossings`, for both. Times are in-process: the baseline's for its
-chosen grid and for all its grids, mapkit's for the whole call (wagons and report included).
+every map in maps/ and benchmarks/maps/, each also jittered as bench_layout.py jitters it (each
+station moved by up to a third of the median stop spacing, seeded), and the Los Angeles Metro
+Rail import (``mapkit import gtfs tests/data/la-metro-rail.zip --no-layout``: its projected
+geography). For each one it runs benchmarks/octi_baseline.py (Bast, Brosi and Storandt's
+approximation as published, reimplemented here; not octi itself) on each grid size and keeps
+the drawing with the fewest topology violations, then the lowest bend score (the choice most
+favourable to the baseline among its most faithful drawings), and ``mapkit.layout.layout`` with
+its defaults. Both drawings are maps, measured by the same function (mapkit/layout/report.py's
+``measure``): bend score under octi's weights (135° = 1, 90° = 1.5, 45° = 2), hairpins, share
+of stretches on the eight directions, topology violations against the input; edge crossings are
+counted on the drawn polylines (bends included) by :func:`drawn_crossings`, for both. Times are
+in-process: the baseline's for its chosen grid and for all its grids, mapkit's for the whole
+call (wagons and report included).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def main() -> None:
 
             def score(d, city=city, reports=reports):
                 rep = reports.setdefault(id(d), measure(city, d.city, d.seconds))
-                return rep.bend_score
+                return rep.topology_violations, rep.bend_score
 
             try:
                 best, tried = ob.best_of_grids(city, doc, score)
