@@ -55,9 +55,12 @@ def _jittered(doc: dict, seed: int) -> dict:
     return out
 
 
-def _whole_process(path: Path, out: Path, limit: float) -> tuple[float, float, int]:
-    """(wall seconds, peak MiB, exit code) of one ``mapkit layout`` process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+def _whole_process(path: Path, out: Path, limit: float) -> tuple[float, float, float, int]:
+    """(wall seconds, CPU seconds (user + sys), peak MiB, exit code) of one ``mapkit
+    layout`` process."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = used.ru_maxrss
+    cpu = used.ru_utime + used.ru_stime
     t = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "mapkit", "layout", str(path), "-o", str(out),
@@ -65,8 +68,20 @@ def _whole_process(path: Path, out: Path, limit: float) -> tuple[float, float, i
         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
     wall = time.perf_counter() - t
-    peak = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before) / 1024
-    return wall, peak, proc.returncode
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak = max(used.ru_maxrss, before) / 1024
+    return wall, used.ru_utime + used.ru_stime - cpu, peak, proc.returncode
+
+
+def _spacing_ratio(city) -> float:
+    """The worst line's longest over shortest stop spacing (validate's DES006 measure)."""
+    from mapkit.checks.design import layout_figures
+
+    worst = 0.0
+    for ln in city.lines:
+        _, short, long = layout_figures(city, ln)
+        worst = max(worst, long / short if short > 0 else math.inf)
+    return worst
 
 
 def _strict_ok(path: Path) -> bool:
@@ -84,7 +99,7 @@ def _strict_ok(path: Path) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=None, help="jitter seed (default: fresh)")
-    ap.add_argument("--time-limit", type=float, default=20.0)
+    ap.add_argument("--time-limit", type=float, default=None, help="default: the layout's")
     ap.add_argument("--bound-limit", type=float, default=5.0, help="time limit for the bound map")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
@@ -94,9 +109,11 @@ def main() -> None:
     from mapkit.layout import LayoutConfig, layout
     from mapkit.mapfile import load_source, writer
 
+    limit = args.time_limit if args.time_limit is not None else LayoutConfig().time_limit
     head = (
-        f"{'map':<22} {'n':>3} {'in-proc':>8} {'process':>8} {'octi':>6} {'bends':>6} "
-        f"{'hairp':>5} {'topo':>4} {'bundlx':>6} {'wagons':>6} {'strict':>6}"
+        f"{'map':<22} {'n':>3} {'in-proc':>8} {'process':>8} {'cpu':>6} {'octi':>6} "
+        f"{'bends':>6} {'ratio':>5} {'hairp':>5} {'topo':>4} {'bundlx':>6} {'wagons':>6} "
+        f"{'strict':>6}"
     )
     print(head)
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,16 +124,17 @@ def main() -> None:
                 src.write_text(writer.dumps(d))
                 city = load_source(src.read_bytes(), str(src)).map
                 t = time.perf_counter()
-                res = layout(city, LayoutConfig(time_limit=args.time_limit), doc=d)
+                res = layout(city, LayoutConfig(time_limit=limit), doc=d)
                 inproc = time.perf_counter() - t
                 out = Path(tmp) / f"{path.stem}-out.json"
                 out.write_text(writer.dumps(res.doc))
-                wall, _, code = _whole_process(src, Path(tmp) / "p.json", args.time_limit)
+                wall, cpu, _, code = _whole_process(src, Path(tmp) / "p.json", limit)
                 rep = res.report
                 print(
                     f"{path.stem + label:<22} {len(city.stations):>3} {inproc:7.2f}s "
-                    f"{wall:7.2f}s {rep.octilinear_share:6.0%} {rep.bend_score:6g} "
-                    f"{rep.hairpins:>5} {rep.topology_violations:>4} {rep.bundle_crossings:>6} "
+                    f"{wall:7.2f}s {cpu:5.2f}s {rep.octilinear_share:6.0%} "
+                    f"{rep.bend_score:6g} {_spacing_ratio(res.city):5.2f} {rep.hairpins:>5} "
+                    f"{rep.topology_violations:>4} {rep.bundle_crossings:>6} "
                     f"{len(rep.wagons_unclear):>6} {'yes' if _strict_ok(out) else 'no':>6}"
                     + ("" if code == 0 else f"  (process exit {code})")
                     + (
@@ -129,9 +147,10 @@ def main() -> None:
 
         big = Path(tmp) / "bounds.json"
         big.write_text(json.dumps(bounds_map()))
-        wall, peak, code = _whole_process(big, Path(tmp) / "b.json", args.bound_limit)
+        wall, cpu, peak, code = _whole_process(big, Path(tmp) / "b.json", args.bound_limit)
         print(
-            f"bound map (400 stations, 26 x 100 stops): {wall:.2f} s whole process, "
+            f"bound map (400 stations, 26 x 100 stops): {wall:.2f} s whole process "
+            f"({cpu:.2f} s CPU), "
             f"peak {peak:.0f} MiB, exit {code} (time limit {args.bound_limit:g} s)"
         )
 

@@ -408,3 +408,33 @@ def test_a_branching_line_is_laid_out_along_each_path(source, tmp_path) -> None:
             diags = validate_path(out, paper=paper).diagnostics
             assert [d.code for d in diags if d.severity is not Severity.INFO] == []
             assert [d.code for d in diags] == []
+
+
+def test_a_program_solved_again_after_rows_are_added_is_solved_whole() -> None:
+    from mapkit.layout.program import Program
+
+    def build(rows: int) -> Program:
+        p = Program()
+        x, y = p.var(1.0), p.var(2.0)
+        p.row({x: 1.0, y: 1.0}, 4.0)
+        if rows > 1:
+            p.row({x: 1.0, y: -1.0}, upper=-1.0)  # cuts the first optimum (4, 0)
+        return p
+
+    grown = build(1)
+    assert grown.solve().values == [4.0, 0.0]
+    grown.row({0: 1.0, 1: -1.0}, upper=-1.0)
+    z = grown.var(1.0, 3.0)  # a column added too
+    again, fresh = grown.solve(), build(2)
+    fresh.var(1.0, 3.0)
+    assert again.values == fresh.solve().values == [1.5, 2.5, 3.0]
+    assert again.values[z] == 3.0
+
+
+def test_the_command_s_default_time_limit_is_the_library_s() -> None:
+    import inspect
+
+    from mapkit.cli.layout import layout as command
+
+    default = inspect.signature(command).parameters["time_limit"].default
+    assert default == LayoutConfig().time_limit == 10.0

@@ -29,7 +29,7 @@ def layout(
             help="Seconds, a safety net: the search counts its work, so it is the same on any "
             "machine unless stopped here (the best layout by then is kept, and said so).",
         ),
-    ] = 20.0,
+    ] = 10.0,
     allow_45: Annotated[
         bool, typer.Option("--allow-45", help="Let lines bend by 45° (sharp turns).")
     ] = False,

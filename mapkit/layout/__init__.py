@@ -51,7 +51,7 @@ class LayoutConfig:
 
     paper: str = "a4"
     pinned: frozenset[str] = field(default_factory=frozenset)
-    time_limit: float = 20.0
+    time_limit: float = 10.0
     allow_45: bool = False
     seed: int = 0
     started: float | None = None

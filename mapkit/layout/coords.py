@@ -160,12 +160,13 @@ def solve_coordinates(
         if ax not in axes:
             ax, _ = _best_axis(net.xy, old.first, old.second, axes)
         seps[key] = Separation(old.first, old.second, ax, old.mm)
+    model: _Model | None = None
     for round_ in range(MAX_ROUNDS):
         left = deadline - time.monotonic()
-        got = _solve(
-            net, direction, targets, pinned, frozen, seps, scale, repair, max(left, 0.1),
-            ratio_cost,
-        )  # fmt: skip
+        if model is None or repair is not None:
+            # a repair's pairs may choose their axis (binaries): its program is built anew
+            model = _Model(net, direction, targets, pinned, frozen, scale, repair, ratio_cost)
+        got = model.solve(seps, max(left, 0.1))
         if got is None:
             return None
         xy, off, unmet, overflow = got
@@ -335,55 +336,78 @@ def _choice_rows(p: Program, s, opts: list[tuple[int, int]], xs, ys, big_m: floa
         p.row({length: 1.0, **{c: -a for c, a in expr.items()}, b: -big_m}, -big_m)
 
 
-def _solve(
-    net: Network,
-    direction: dict[int, int],
-    targets: list[Point],
-    pinned: dict[int, Point],
-    frozen: set[int],
-    seps: dict[tuple, Separation],
-    scale: float,
-    repair: Repair | None = None,
-    time_limit: float = math.inf,
-    ratio_cost: float | Mapping[str, float] = RATIO_COST,
-):
-    p = Program()
-    n = len(net.ids)
-    xs, ys = _positions(p, n, pinned, targets)
-    pick: dict[int, list[tuple[int, int]]] = {}
-    big_m = 4.0 * max(box_units(scale))
-    if repair is not None:
-        fixed = {e: float(k) for e, k in direction.items() if e not in repair.free}
-        fixed.update(repair.frozen)
-        got = add_choice(
-            p, net, repair.free, fixed, repair.banned, repair.allow_45, seed=repair.seed
-        )
-        if got is None:
+class _Model:
+    """The coordinate program for fixed directions (with ``repair``: choosing the directions
+    of its stretches too). Its separations are added as they are found and the program
+    solved again: without a repair it grows, so each solve starts from the last one's basis."""
+
+    def __init__(
+        self,
+        net: Network,
+        direction: dict[int, int],
+        targets: list[Point],
+        pinned: dict[int, Point],
+        frozen: set[int],
+        scale: float,
+        repair: Repair | None = None,
+        ratio_cost: float | Mapping[str, float] = RATIO_COST,
+    ) -> None:
+        self.net, self.direction, self.scale, self.repair = net, direction, scale, repair
+        self.p = p = Program()
+        self.xs, self.ys = xs, ys = _positions(p, len(net.ids), pinned, targets)
+        self.pick: dict[int, list[tuple[int, int]]] = {}
+        self.big_m = 4.0 * max(box_units(scale))
+        self.ok = True
+        if repair is not None:
+            fixed = {e: float(k) for e, k in direction.items() if e not in repair.free}
+            fixed.update(repair.frozen)
+            got = add_choice(
+                p, net, repair.free, fixed, repair.banned, repair.allow_45, seed=repair.seed
+            )
+            if got is None:
+                self.ok = False
+                return
+            self.pick = got
+            for e, opts in got.items():
+                _choice_rows(p, net.stretches[e], opts, xs, ys, self.big_m)
+        self.slack_cols = {
+            e: _stretch_rows(p, s, direction[e], xs, ys, net.least.get(e, UNIT))
+            for e, s in enumerate(net.stretches)
+            if e not in frozen and e not in self.pick
+        }
+        _ratio_rows(p, net, direction, set(self.slack_cols), xs, ys, ratio_cost)
+        self.over = _box_rows(p, net, xs, ys, scale)
+        self.moving = {n for e in self.pick for n in (net.stretches[e].u, net.stretches[e].v)}
+        self.sep_slack: dict[tuple, int] = {}
+        self.either: dict[tuple, list[tuple[tuple[int, int], int]]] = {}
+
+    def solve(self, seps: dict[tuple, Separation], time_limit: float = math.inf):
+        """Solve with ``seps`` (those not yet in the program are added): (xy, stretches off
+        their direction, separations unmet, overflow), or None. A repair's pairs that chose
+        their axis have it set in ``seps``."""
+        if not self.ok:
             return None
-        pick = got
-        for e, opts in pick.items():
-            _choice_rows(p, net.stretches[e], opts, xs, ys, big_m)
-    slack_cols = {
-        e: _stretch_rows(p, s, direction[e], xs, ys, net.least.get(e, UNIT))
-        for e, s in enumerate(net.stretches)
-        if e not in frozen and e not in pick
-    }
-    _ratio_rows(p, net, direction, set(slack_cols), xs, ys, ratio_cost)
-    over = _box_rows(p, net, xs, ys, scale)
-    moving = {n for e in pick for n in (net.stretches[e].u, net.stretches[e].v)}
-    sep_slack, either = _separation_rows(p, net, seps, moving, xs, ys, scale, big_m)
-    sol = p.solve(time_limit, REPAIR_NODES if repair is not None else None)
-    if not sol.ok:
-        return None
-    val = sol.values
-    if pick:
-        direction.update(picked(pick, val))
-    for key, opts in either.items():
-        seps[key].axis = max(opts, key=lambda az: val[az[1]])[0]
-    xy = [(val[xs[i]], val[ys[i]]) for i in range(n)]
-    off = {e: val[a] + val[b] for e, (a, b) in slack_cols.items() if val[a] + val[b] > 1e-6}
-    unmet = [key for key, col in sep_slack.items() if val[col] > 1e-6]
-    return xy, off, unmet, val[over]
+        net, p, direction = self.net, self.p, self.direction
+        new = {k: v for k, v in seps.items() if k not in self.sep_slack}
+        sep_slack, either = _separation_rows(
+            p, net, new, self.moving, self.xs, self.ys, self.scale, self.big_m
+        )
+        self.sep_slack.update(sep_slack)
+        self.either.update(either)
+        sol = p.solve(time_limit, REPAIR_NODES if self.repair is not None else None)
+        if not sol.ok:
+            return None
+        val = sol.values
+        if self.pick:
+            direction.update(picked(self.pick, val))
+        for key, opts in self.either.items():
+            seps[key].axis = max(opts, key=lambda az: val[az[1]])[0]
+        xy = [(val[self.xs[i]], val[self.ys[i]]) for i in range(len(net.ids))]
+        off = {
+            e: val[a] + val[b] for e, (a, b) in self.slack_cols.items() if val[a] + val[b] > 1e-6
+        }
+        unmet = [key for key, col in self.sep_slack.items() if val[col] > 1e-6]
+        return xy, off, unmet, val[self.over]
 
 
 _FAR = 1e7

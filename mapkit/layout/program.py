@@ -2,7 +2,9 @@
 
 The layout builds its programs row by row (a direction choice, a separation found
 too small) and re-solves after adding rows, so this keeps the rows as plain lists
-and hands them to HiGHS in one batch per solve.
+and hands them to HiGHS in one batch per solve. A program solved again after more
+columns and rows were added hands HiGHS only the new ones: the simplex starts from
+the last optimal basis (a warm start) instead of from nothing.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ class Program:
     upper: list[float] = field(default_factory=list)
     integer: list[int] = field(default_factory=list)
     rows: list[tuple[float, float, dict[int, float]]] = field(default_factory=list)
+    _highs: object = field(default=None, repr=False)
+    _passed: tuple[int, int] = (0, 0)
+    """Columns and rows already handed to ``_highs`` (those are never changed after)."""
 
     def var(self, cost: float = 0.0, lower: float = 0.0, upper: float = INF) -> int:
         self.cost.append(cost)
@@ -49,38 +54,47 @@ class Program:
 
     def solve(self, time_limit: float = INF, nodes: int | None = None) -> Solution:
         """Solve within ``time_limit`` seconds and (for determinism: the same work on any
-        machine, however loaded) ``nodes`` branch-and-bound nodes."""
+        machine, however loaded) ``nodes`` branch-and-bound nodes. Solved again, a program
+        of continuous columns only starts from its last basis: add columns and rows in
+        between, never change those already there."""
         import highspy
         import numpy as np
 
-        h = _highs()
+        if self._highs is None or self.integer:
+            self._highs, self._passed = _highs(), (0, 0)
+        h = self._highs
         inf = highspy.kHighsInf
-        n = len(self.cost)
-        h.addCols(
-            n,
-            np.array(self.cost, dtype=float),
-            np.array(self.lower, dtype=float),
-            np.array([min(u, inf) for u in self.upper], dtype=float),
-            0,
-            np.zeros(n, dtype=np.int32),
-            np.array([], dtype=np.int32),
-            np.array([], dtype=float),
-        )
-        if self.rows:
+        c0, r0 = self._passed
+        n = len(self.cost) - c0
+        if n:
+            h.addCols(
+                n,
+                np.array(self.cost[c0:], dtype=float),
+                np.array(self.lower[c0:], dtype=float),
+                np.array([min(u, inf) for u in self.upper[c0:]], dtype=float),
+                0,
+                np.zeros(n, dtype=np.int32),
+                np.array([], dtype=np.int32),
+                np.array([], dtype=float),
+            )
+        rows = self.rows[r0:]
+        if rows:
             starts, index, value = [], [], []
-            for _lo, _hi, terms in self.rows:
+            for _lo, _hi, terms in rows:
                 starts.append(len(index))
                 index.extend(terms)
                 value.extend(terms.values())
             h.addRows(
-                len(self.rows),
-                np.array([max(r[0], -inf) for r in self.rows], dtype=float),
-                np.array([min(r[1], inf) for r in self.rows], dtype=float),
+                len(rows),
+                np.array([max(r[0], -inf) for r in rows], dtype=float),
+                np.array([min(r[1], inf) for r in rows], dtype=float),
                 len(index),
                 np.array(starts, dtype=np.int32),
                 np.array(index, dtype=np.int32),
                 np.array(value, dtype=float),
             )
+        self._passed = (len(self.cost), len(self.rows))
+        n = len(self.cost)
         if self.integer:
             h.changeColsIntegrality(
                 len(self.integer),
@@ -88,7 +102,8 @@ class Program:
                 np.array([highspy.HighsVarType.kInteger] * len(self.integer)),
             )
         if time_limit < INF:
-            h.setOptionValue("time_limit", max(float(time_limit), 0.01))
+            # HiGHS counts the limit from the instance's first run, not this one's
+            h.setOptionValue("time_limit", h.getRunTime() + max(float(time_limit), 0.01))
         if nodes is not None:
             h.setOptionValue("mip_max_nodes", int(nodes))
         h.setOptionValue("random_seed", 0)

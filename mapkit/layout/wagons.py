@@ -33,6 +33,8 @@ EXTRA_MM = (
 ROUNDS = 6
 ORDERS = 4
 """Orders tried: the wagons that found no spot go first in the next."""
+BATCH = 32
+"""Candidate spots measured at once against the stations, lines and wagons."""
 REACH_MM = 12.0
 """Clearance is measured exactly up to this; anything farther counts as this far (a spot
 that clear is as good as any)."""
@@ -143,6 +145,14 @@ def _seg_rect(a: Point, b: Point, r: Rect) -> float:
     return _seg_rect_dist(a, b, r)
 
 
+def _box_gap(a: Point, b: Point, r: Rect) -> float:
+    """The gap between segment ab's bounding box and rectangle r: never more than their
+    distance, and far cheaper (what lies farther than it needs no exact measure)."""
+    dx = max(r.x - max(a[0], b[0]), 0.0, min(a[0], b[0]) - r.right)
+    dy = max(r.y - max(a[1], b[1]), 0.0, min(a[1], b[1]) - r.bottom)
+    return math.hypot(dx, dy)
+
+
 def _clearance(
     city: CityMap, ln: Line, rect: Rect, anchor: Point, sh: _Sheet, placed: Mapping[str, Rect]
 ) -> float:
@@ -171,9 +181,11 @@ def _clearance(
         best = min(best, _rect_rect(rect, w))
         wl = city.line(lid)
         lead = (w.center, s.stations[wl.stops[0]])
-        best = min(best, _seg_rect(*lead, rect) - m.line_w / 2)
+        if _box_gap(*lead, rect) - m.line_w / 2 < best:
+            best = min(best, _seg_rect(*lead, rect) - m.line_w / 2)
         # this wagon's lead-in must not run over another wagon
-        if _seg_rect(anchor, first, w) < m.line_w / 2 + CLEARANCE_MM:
+        need = m.line_w / 2 + CLEARANCE_MM
+        if _box_gap(anchor, first, w) < need and _seg_rect(anchor, first, w) < need:
             return -1.0
     # the lead-in: clear of other stations, and never along another line beyond the first stop
     lead = shapely.LineString([anchor, first])
@@ -268,8 +280,9 @@ def place_wagons(
     todo = [ln.id for ln in city.lines] if lines is None else list(lines)
     order = sorted(todo, key=lambda lid: (-wagon_size(city.line(lid))[0], city.line(lid).index))
     best = None
+    memo: dict[tuple, tuple[CityMap, dict[str, _Sheet]]] = {}
     for _ in range(ORDERS):
-        got = _rounds(city, papers, todo, order, deadline)
+        got = _rounds(city, papers, todo, order, deadline, memo)
         if best is None or len(got[1]) < len(best[1]):
             best = got
         depots, unplaced, current, sheets = got
@@ -300,18 +313,27 @@ def _rounds(
     todo: list[str],
     order: list[str],
     deadline: float | None,
+    memo: dict[tuple, tuple[CityMap, dict[str, _Sheet]]],
 ) -> tuple[dict[str, Point], list[str], CityMap, dict[str, _Sheet]]:
     """Wagons of ``todo`` placed in ``order``, then those no longer clear (the sheet's scale
     changed) placed again, for up to ``ROUNDS`` rounds: (depots, the lines still not clear,
-    the map with those depots, its sheets)."""
+    the map with those depots, its sheets). ``memo``: the map and sheets of the depots
+    already laid out (each round starts from the sheets the last one ended with)."""
+
+    def laid_out(depots: dict[str, Point]) -> tuple[CityMap, dict[str, _Sheet]]:
+        key = tuple(sorted(depots.items()))
+        if key not in memo:
+            current = _with_depots(city, depots)
+            memo[key] = current, {p: _Sheet.of(current, p) for p in papers}
+        return memo[key]
+
     depots = {ln.id: ln.depot.xy for ln in city.lines}
     for lid in todo:
         depots[lid] = city.station(city.line(lid).stops[0]).xy
     unplaced = list(order)
     for _ in range(ROUNDS):
         before = dict(depots)
-        current = _with_depots(city, depots)
-        sheets = {p: _Sheet.of(current, p) for p in papers}
+        current, sheets = laid_out(depots)
         placed: dict[str, dict[str, Rect]] = {
             p: {lid: sh.sheet.wagons[lid].rect for lid in depots if lid not in unplaced}
             for p, sh in sheets.items()
@@ -329,8 +351,7 @@ def _rounds(
                 a = sh.sheet.to_mm(*spot)
                 placed[p][lid] = _rect_at(a, w, h)
         # the sheets' scale may have changed: check every wagon again
-        current = _with_depots(city, depots)
-        sheets = {p: _Sheet.of(current, p) for p in papers}
+        current, sheets = laid_out(depots)
         unplaced = []
         for lid in order:
             ln = current.line(lid)
@@ -409,12 +430,18 @@ def _first_clear(
     scale = min(sh.sheet.scale for sh in sheets.values())
     first = city.station(ln.stops[0]).xy
     spots = _spots(ln, city, w, h)
+    depots = [(first[0] + spot.dx / scale, first[1] + spot.dy / scale) for spot in spots]
+    blocked: list[bool] = []
     # spots on the paper as it is first (they keep the scale), then any (the sheet shrinks)
     for inside in (True, False):
-        for spot in spots:
+        for i, depot in enumerate(depots):
             if _late(deadline):
                 return None
-            depot = (first[0] + spot.dx / scale, first[1] + spot.dy / scale)
+            if i == len(blocked):  # measured a batch at a time: most wagons take an early spot
+                batch = depots[i : i + BATCH]
+                blocked += _blocked(batch, w, h, sheets, placed, ln.id)
+            if blocked[i]:
+                continue
             ok = True
             for p, sh in sheets.items():
                 anchor = sh.sheet.to_mm(*depot)
@@ -423,8 +450,48 @@ def _first_clear(
                     ok = False
                     break
                 if _clearance(city, ln, rect, anchor, sh, placed[p]) < CLEARANCE_MM + MARGIN_MM:
+                    blocked[i] = True  # on the paper or off it: not clear
                     ok = False
                     break
             if ok:
                 return depot
     return None
+
+
+def _blocked(
+    depots: list[Point], w: float, h: float, sheets: Mapping[str, _Sheet],
+    placed: Mapping[str, Mapping[str, Rect]], own: str,
+) -> list[bool]:  # fmt: skip
+    """For each depot, whether its wagon (of line ``own``) comes within ``CLEARANCE_MM +
+    MARGIN_MM`` of a station, a line or another wagon ``placed`` on some sheet: measures of
+    ``_clearance``, taken for every spot at once (a spot they block needs no other one;
+    a hair's breadth short of the line is left to the exact measure)."""
+    import numpy as np
+    import shapely
+
+    m = METRICS
+    out = np.zeros(len(depots), dtype=bool)
+    for p, sh in sheets.items():
+        mm = np.array([sh.sheet.to_mm(*d) for d in depots], dtype=float).reshape(-1, 2)
+        x0, y0 = mm[:, 0] - w / 2, mm[:, 1] - h / 2
+        boxes = shapely.box(x0, y0, x0 + w, y0 + h)
+        around = shapely.box(x0 - REACH_MM, y0 - REACH_MM, x0 + w + REACH_MM, y0 + h + REACH_MM)
+        best = np.full(len(depots), REACH_MM)
+        for tree, geoms, half in (
+            (sh.mark_tree, sh.marks, m.station_r),
+            (sh.segment_tree, sh.segments, m.line_w / 2),
+        ):
+            if not len(geoms):
+                continue
+            i, j = tree.query(around)
+            if len(i):
+                np.minimum.at(best, i, shapely.distance(boxes[i], geoms[j]) - half)
+        others = [r for lid, r in placed[p].items() if lid != own]
+        if others:
+            ox = np.array([[r.x, r.right] for r in others])
+            oy = np.array([[r.y, r.bottom] for r in others])
+            dx = np.maximum(np.maximum(ox[:, 0] - (x0 + w)[:, None], 0.0), x0[:, None] - ox[:, 1])
+            dy = np.maximum(np.maximum(oy[:, 0] - (y0 + h)[:, None], 0.0), y0[:, None] - oy[:, 1])
+            best = np.minimum(best, np.hypot(dx, dy).min(axis=1) + 1e-9)
+        out |= best < CLEARANCE_MM + MARGIN_MM
+    return out.tolist()
