@@ -5,7 +5,7 @@
     python benchmarks/bench_coverage.py --stations-pooled --reps 4000 --out stations.json
     python benchmarks/bench_coverage.py --reps 400 --slow-reps 200 --out coverage.json
 
-Three ways to repeat the report on Berlin (``--map``), each checking every figure of its JSON
+Four ways to repeat the report on Berlin (``--map``), each checking every figure of its JSON
 that carries an interval (``value``, ``lo``, ``hi``, ``se``) against its truth, each figure's
 coverage printed with its Monte Carlo standard error ``sqrt(c (1 - c) / n)`` over its ``n``
 repetitions (about 0.45 points at 2,400 repetitions, 0.9 at 600, 1.5 at 200):

@@ -140,12 +140,12 @@ def clustered_mean_ci(clusters: Sequence[Sequence[float]]) -> Estimate:
 
 def log_mean_ci(values: Sequence[float]) -> Estimate:
     """The mean of nonnegative values, Student's t interval built on the log scale and mapped
-    back: ``mean * exp(±t se / mean)`` (the delta method for ``log mean``, whose error is
-    ``se / mean``; Armitage, Berry & Matthews 2002, 4.4). A zero-heavy count (crosses lost at a
-    station, 0 in most games) is skewed to the right, so the symmetric interval's lower end
-    reaches below the sample's spread and its upper end falls short (Berlin's rare stations:
-    67.8-93.5 % coverage, this one 92.9-96.6 %: benchmarks/bench_coverage.py); the log scale
-    widens it upwards and keeps it above 0. Every value 0: ``[0, 0]`` (no spread to scale)."""
+    back: ``mean * exp(±t se / mean)`` (the delta method: the error of ``log mean`` is
+    ``se / mean``). A zero-heavy count (crosses lost at a station, 0 in most games) is skewed
+    to the right, so the symmetric interval's lower end reaches below the sample's spread and
+    its upper end falls short (Berlin's stations: 67.8-95.2 % coverage, this one 93.4-97.4 %:
+    benchmarks/bench_coverage.py --stations-pooled); the log scale widens it upwards and keeps
+    it above 0. Every value 0: ``[0, 0]`` (no spread to scale)."""
     e = mean_ci(values)
     if not e.value > 0:
         return Estimate(e.value, e.value, e.value, e.se)
