@@ -39,8 +39,9 @@ def test_every_stretch_is_octilinear_and_long_enough(amsterdam) -> None:
     _, result = amsterdam
     new = result.city
     net = build_network(new)
-    for s in net.stretches:
-        assert _angle_off(net.xy[s.u], net.xy[s.v]) <= 1e-6
+    for drawn in hops(new).values():  # station to station, through any bend points
+        for a, b in itertools.pairwise(drawn):
+            assert _angle_off(a, b) <= 1e-6
     for paper in ("a4", "letter"):
         sheet = sheet_layout(new, paper)
         gaps = [
@@ -302,14 +303,60 @@ def test_a_jog_where_neither_end_may_turn() -> None:
 def test_a_seed_gives_another_reproducible_drawing() -> None:
     """--seed: 0 is the plain drawing; another seed breaks near-ties between directions its
     own way, the same way every time."""
-    from mapkit.layout.directions import choose
+    from mapkit.layout.directions import Pricing, choose
     from mapkit.mapfile.model import build_map
 
     net = build_network(build_map(TIES))
     plain = choose(net, {}, set(), False, 10.0).direction
-    seeded = {sd: choose(net, {}, set(), False, 10.0, sd).direction for sd in range(1, 6)}
+    seeded = {
+        sd: choose(net, {}, set(), False, 10.0, Pricing(seed=sd)).direction for sd in range(1, 6)
+    }
     assert any(d != plain for d in seeded.values())
-    assert all(choose(net, {}, set(), False, 10.0, sd).direction == d for sd, d in seeded.items())
+    assert all(
+        choose(net, {}, set(), False, 10.0, Pricing(seed=sd)).direction == d
+        for sd, d in seeded.items()
+    )
+
+
+ZIGZAG = _doc(
+    [("a", 0, 0), ("b", 10, 8), ("c", 20, 0), ("d", 30, 8), ("e", 40, 0), ("f", 20, 30),
+     ("g", 20, 40)],
+    [("A", "#d62728", ["a", "b", "c", "d", "e"]), ("B", "#1f77b4", ["c", "f", "g"])],
+)  # fmt: skip
+"""Line A zigzags at 38.7° (an eighth off 45° by 0.14, off 0° by 0.86)."""
+
+
+def test_the_polish_straightens_a_zigzag_the_faithful_drawing_follows() -> None:
+    """The faithful drawing turns A's stretches to their nearest directions (45° up and
+    down: three 90° bends, 4.5); the polish prices following the input lower than the
+    bends and draws A straight (bend score 0), keeping its topology and its octilinearity."""
+    from mapkit.mapfile.model import build_map
+
+    city = build_map(ZIGZAG)
+    quick = layout(city, LayoutConfig(polish=False), doc=ZIGZAG)
+    assert quick.report.bends["A"] == {"135": 0, "90": 3, "45": 0, "<45": 0}
+    assert quick.report.bend_score == 4.5
+    full = layout(city, LayoutConfig(), doc=ZIGZAG)
+    assert full.report.bends["A"] == {"135": 0, "90": 0, "45": 0, "<45": 0}
+    assert full.report.bend_score == 0.0
+    assert full.report.topology_violations == 0
+    assert full.report.octilinear_share == 1.0
+    ys = {s.id: s.y for s in full.city.stations}
+    assert ys["a"] == ys["b"] == ys["c"] == ys["d"] == ys["e"]
+
+
+def test_straightened_runs_lie_evenly_on_the_chord_between_their_ends() -> None:
+    from mapkit.layout.network import straightened
+    from mapkit.mapfile.model import build_map
+
+    net = build_network(build_map(ZIGZAG))
+    xy = dict(zip(net.ids, straightened(net, set()).xy, strict=True))
+    # a-b-c: b passes through (c is where B meets A); c-d-e: d passes through
+    assert xy["b"] == (10.0, 0.0) and xy["d"] == (30.0, 0.0)
+    assert xy["f"] == (20.0, 20.0)  # B's only stop between c and its end g: midway
+    assert xy["a"] == (0, 0) and xy["c"] == (20, 0)
+    kept = dict(zip(net.ids, straightened(net, {net.ids.index("b")}).xy, strict=True))
+    assert kept["b"] == (10, 8)  # a pinned station stays where it is
 
 
 TIES = _doc(

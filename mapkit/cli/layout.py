@@ -40,6 +40,14 @@ def layout(
             "another way, for another drawing to choose from (each seed is reproducible)."
         ),
     ] = 0,
+    quick: Annotated[
+        bool,
+        typer.Option(
+            "--quick",
+            help="The faithful drawing only (the heuristic, about a second): no polishing "
+            "search for fewer bends.",
+        ),
+    ] = False,
     wagons_only: Annotated[
         bool,
         typer.Option("--wagons-only", help="Keep the stations; place only the wagons again."),
@@ -102,6 +110,7 @@ def layout(
         started=entered,  # the limit is the command's: loading the map took some of it
         allow_45=allow_45,
         seed=seed,
+        polish=not quick,
     )
     progress = (lambda s: typer.echo(f"layout: {s}", err=True)) if sys.stderr.isatty() else None
     try:

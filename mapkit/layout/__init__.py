@@ -54,6 +54,10 @@ class LayoutConfig:
     time_limit: float = 10.0
     allow_45: bool = False
     seed: int = 0
+    polish: bool = True
+    """After the faithful drawing, search again with directions priced for fewer bends
+    (``engine.POLISH``) and keep the cleanest drawing with the lowest bend score; False:
+    the faithful drawing only (the quick heuristic)."""
     started: float | None = None
     """``time.monotonic()`` the time limit counts from (default: the call's start; the CLI
     gives the command's start, since loading the map took some of the limit)."""
@@ -266,7 +270,9 @@ def layout(
     net = build_network(city)
     pinned = {i for i, sid in enumerate(net.ids) if sid in pinned_ids}
     search_end = start + config.time_limit * SEARCH_SHARE
-    drawn = run(net, pinned, config.allow_45, search_end, progress, city, config.seed)
+    drawn = run(
+        net, pinned, config.allow_45, search_end, city, progress, config.seed, config.polish
+    )
     _refuse_bent_branches(city, net, drawn)
     notes = []
     late = time.monotonic() > search_end

@@ -21,7 +21,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from mapkit.layout.directions import add_choice, picked
+from mapkit.layout.directions import Pricing, add_choice, picked
 from mapkit.layout.network import DIRECTIONS, Network, Stretch
 from mapkit.layout.program import Program
 from mapkit.sheet import METRICS, PAPERS, map_area
@@ -299,7 +299,7 @@ class Repair:
     frozen: dict[int, float]
     banned: set[tuple[int, int]]
     allow_45: bool
-    seed: int = 0
+    pricing: Pricing = Pricing()
 
 
 def _choice_rows(p: Program, s, opts: list[tuple[int, int]], xs, ys, big_m: float) -> None:
@@ -362,7 +362,7 @@ class _Model:
             fixed = {e: float(k) for e, k in direction.items() if e not in repair.free}
             fixed.update(repair.frozen)
             got = add_choice(
-                p, net, repair.free, fixed, repair.banned, repair.allow_45, seed=repair.seed
+                p, net, repair.free, fixed, repair.banned, repair.allow_45, pricing=repair.pricing
             )
             if got is None:
                 self.ok = False

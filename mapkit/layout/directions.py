@@ -24,10 +24,23 @@ BEND_COST = {4: 0.0, 3: 1.0, 2: 1.5, 1: 2.0}
 station (4: straight on, 3: a 135° bend, 2: 90°, 1: 45°), octi's weights."""
 
 
-def deviation_cost(eighths: float) -> float:
+def deviation_cost(eighths: float, faithful: float = 1.0) -> float:
     """What turning a stretch ``eighths`` of 45° away from its drawn angle costs: rising
-    faster than linearly, so that a far turn (which rarely closes a cycle) is rare."""
-    return 2.0 * eighths + 3.0 * eighths * eighths
+    faster than linearly, so that a far turn (which rarely closes a cycle) is rare; times
+    ``faithful`` (see ``Pricing``)."""
+    return faithful * (2.0 * eighths + 3.0 * eighths * eighths)
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """How the candidate directions are priced. ``faithful`` scales the price of turning a
+    stretch off its drawn angle against the bends' (1: an eighth's turn costs five 135°
+    bends, so the drawing follows the input; 0.1: half of one, so lines run straight and
+    stations move farther, as in octi's grid routing). ``seed``: 0 for none, another number
+    nudges every candidate's price (by up to a 90° bend's) so near-ties fall another way."""
+
+    faithful: float = 1.0
+    seed: int = 0
 
 
 CANDIDATES = 3
@@ -74,7 +87,7 @@ def add_choice(
     banned: set[tuple[int, int]],
     allow_45: bool,
     count: int = CANDIDATES,
-    seed: int = 0,
+    pricing: Pricing = Pricing(),
 ) -> Pick | None:
     """Add to ``p`` the choice of direction of every stretch in ``free``: one binary per
     candidate, the cyclic order at every station a free stretch touches, and the bends.
@@ -91,7 +104,8 @@ def add_choice(
         if not cands:
             return None
         pick[e] = [
-            (k, p.binary(deviation_cost(abs(k - theta)) + _jitter(seed, e, k))) for k in cands
+            (k, p.binary(deviation_cost(abs(k - theta), pricing.faithful) + _jitter(pricing.seed, e, k)))
+            for k in cands
         ]
         p.row({j: 1.0 for _, j in pick[e]}, 1.0, 1.0)
     _add_orders(p, net, pick, fixed)
@@ -201,7 +215,7 @@ def choose(
     banned: set[tuple[int, int]],
     allow_45: bool,
     time_limit: float,
-    seed: int = 0,
+    pricing: Pricing = Pricing(),
 ) -> Choice | None:
     """The cheapest directions keeping every station's cyclic order; None if there is none
     within the candidates (or the time limit).
@@ -215,7 +229,7 @@ def choose(
     deadline = time.monotonic() + time_limit
     for count in (CANDIDATES, CANDIDATES + 2):
         p = Program()
-        pick = add_choice(p, net, free, frozen, banned, allow_45, count, seed)
+        pick = add_choice(p, net, free, frozen, banned, allow_45, count, pricing)
         left = deadline - time.monotonic()
         if pick is None or left <= 0:
             return None
@@ -226,7 +240,7 @@ def choose(
         # a line doubling back more sharply than 90° in the input: a 45° bend is the least
         # change that keeps the order of the lines at its station
         left = deadline - time.monotonic()
-        got = choose(net, frozen, banned, True, left, seed) if left > 0 else None
+        got = choose(net, frozen, banned, True, left, pricing) if left > 0 else None
         if got is not None:
             return Choice(got.direction, got.cost, sharp=True)
     return None

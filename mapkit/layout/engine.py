@@ -14,7 +14,8 @@ import math
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from mapkit.checks.design import MAX_SPACING_RATIO
 from mapkit.layout.coords import (
@@ -23,12 +24,10 @@ from mapkit.layout.coords import (
     Placement,
     Repair,
     box_units,
-    find_conflicts,
-    mm_per_unit,
     solve_coordinates,
 )
-from mapkit.layout.directions import choose, crowded
-from mapkit.layout.network import Cut, Network, subdivide
+from mapkit.layout.directions import Pricing, choose, crowded
+from mapkit.layout.network import Cut, Network, straightened, subdivide
 from mapkit.mapfile.model import CityMap
 
 Point = tuple[float, float]
@@ -45,6 +44,21 @@ MAX_HOPS = 3
 MAX_REPAIRS = 2
 MAX_ATTEMPTS = 8
 """The search's work: at most this many placements (then the best of them is kept)."""
+
+
+class Polish(NamedTuple):
+    """A polishing search run after the faithful one: directions priced ``faithful``
+    (``Pricing``), from the input with its runs of pass-through stations straightened
+    (``network.straightened``) or as drawn. It places its directions (cut into legs where
+    they do not close) and shrinks the scale to fit the paper, but repairs nothing."""
+
+    faithful: float
+    straight_runs: bool = False
+
+
+POLISH = (Polish(1.0, straight_runs=True), Polish(0.15), Polish(0.08))
+"""The polishing searches, cheapest first. A drawing of theirs wins when it is as clean
+as the faithful one and has a lower bend score."""
 RATIO_STEP = 4.0
 """How much more even spacing is priced in each retry of a clean but uneven drawing."""
 
@@ -138,17 +152,11 @@ def _order_kept(
     return now[i:] + now[:i] == was
 
 
-def printed_conflicts(city: CityMap, xy: list[Point], bends: Bends | None = None) -> int:
-    """How many problems validate's geometry layer finds between stations and lines (GEO001,
-    GEO002, GEO007) once the stations of ``city`` are at ``xy``, on A4 and on Letter (the
-    wagons are placed later, each at its first station meanwhile)."""
+def moved(city: CityMap, xy: list[Point], bends: Bends | None = None) -> CityMap:
+    """``city`` with its stations at ``xy`` and each line's shape through the bend points
+    of its stretches (each wagon at its first station: wagons are placed later)."""
     from dataclasses import replace
 
-    from shapely import STRtree, points
-
-    from mapkit.checks.context import CheckContext
-    from mapkit.checks.geometry import _Geo
-    from mapkit.mapfile import LoadResult
     from mapkit.mapfile.model import Depot
 
     stations = tuple(replace(s, x=p[0], y=p[1]) for s, p in zip(city.stations, xy, strict=True))
@@ -162,10 +170,21 @@ def printed_conflicts(city: CityMap, xy: list[Point], bends: Bends | None = None
         )
         for ln in city.lines
     )
-    moved = replace(city, stations=stations, lines=lines)
+    return replace(city, stations=stations, lines=lines)
+
+
+def printed_conflicts(city: CityMap) -> int:
+    """How many problems validate's geometry layer finds between stations and lines (GEO001,
+    GEO002, GEO007) on ``city`` (a drawing: see ``moved``), on A4 and on Letter."""
+    from shapely import STRtree, points
+
+    from mapkit.checks.context import CheckContext
+    from mapkit.checks.geometry import _Geo
+    from mapkit.mapfile import LoadResult
+
     count = 0
     for paper in ("a4", "letter"):
-        ctx = CheckContext(LoadResult("<layout>"), moved, paper)
+        ctx = CheckContext(LoadResult("<layout>"), city, paper)
         geo = _Geo(ctx)
         geo.crowding()
         geo.lines_vs_stations(STRtree(points(geo.xy)))
@@ -210,6 +229,8 @@ class Drawn:
     conflicts: int = 0
     topology: int = 0
     """Topology violations against the input (``report.topology``)."""
+    bend_score: float = 0.0
+    """Under octi's weights (``report.bend_score``), bends at shape points included."""
     sharp: bool = False
     """Whether 45° bends had to be allowed to keep the order of the lines."""
 
@@ -225,22 +246,47 @@ class Drawn:
         print scale the drawing really gets, then lines with uneven spacing."""
         return (len(self.placement.off_direction), self.topology, self.conflicts, self.uneven)
 
+    @property
+    def rank(self) -> tuple[tuple[int, int, int, int], float]:
+        """What the best drawing has least of: ``score``, then the bend score."""
+        return self.score, self.bend_score
+
 
 def run(
     net: Network,
     pinned: set[int],
     allow_45: bool,
     deadline: float,
+    city: CityMap,
     say: Callable[[str], None] | None = None,
-    city: CityMap | None = None,
     seed: int = 0,
+    polish: bool = True,
 ) -> Drawn:
     """The best drawing found by ``deadline``: every stretch on its direction if possible,
-    and (measured on ``city``'s sheets with the stations moved) nothing too close."""
-    search = _Search(net, pinned, allow_45, deadline, city, seed)
+    and (measured on ``city``'s sheets with the stations moved) nothing too close; with
+    ``polish``, the searches of ``POLISH`` too, for fewer bends."""
+    search = _Search(net, pinned, allow_45, deadline, city, Pricing(1.0, seed))
     while search.step(say):
         pass
-    return search.best_drawing()
+    best = search.best_drawing()
+    drawings = [best, *best.others]
+    for way in POLISH if polish else ():
+        if time.monotonic() > deadline:
+            break
+        start = straightened(net, pinned).xy if way.straight_runs else None
+        pricing = Pricing(way.faithful, seed)
+        more = _Search(net, pinned, allow_45, deadline, city, pricing, False, start)
+        if say:
+            say(f"polishing for fewer bends: {way}")
+        while more.step(say):
+            pass
+        if more.best is not None:
+            got = more.best_drawing()
+            drawings += [got, *got.others]
+    drawings.sort(key=lambda d: d.rank)
+    best = drawings[0]
+    best.others = [d for d in drawings[1:] if d.score[:3] == (0, 0, 0)]
+    return best
 
 
 class _Search:
@@ -253,9 +299,18 @@ class _Search:
         pinned: set[int],
         allow_45: bool,
         deadline: float,
-        city: CityMap | None,
-        seed: int = 0,
+        city: CityMap,
+        pricing: Pricing,
+        repairs: bool = True,
+        start: list[Point] | None = None,
     ) -> None:
+        """``repairs``: whether stretches off their direction and clearances unmet are
+        repaired (the faithful search) or end the search (a polishing one). ``start``: where
+        the stations are taken to be for choosing directions and targets, ``net.xy`` by
+        default; topology is judged against ``net.xy`` either way."""
+        self.input_xy = net.xy
+        if start is not None:
+            net = replace(net, xy=start)
         lengths = [math.dist(net.xy[s.u], net.xy[s.v]) for s in net.stretches]
         lengths = [d for d in lengths if d > 0]
         if not lengths:
@@ -285,7 +340,8 @@ class _Search:
         self.hops = 0
         self.repairs = 0
         self.sharp = False
-        self.seed = seed
+        self.pricing = pricing
+        self.repairing = repairs
         self.ratio_cost = RATIO_COST
         self.lines = sorted({line for s in net.stretches for line in s.lines})
 
@@ -313,10 +369,7 @@ class _Search:
             return self.widen_repair()
         self.direction = placed.direction
         self.seps = placed.separations
-        drawn = Drawn(placed.xy, self.direction, placed, k * sk, self.attempts)
-        drawn.conflicts = self.conflicts(placed)
-        drawn.topology = self.topology(placed.xy)
-        drawn.uneven = self.uneven(placed.xy)
+        drawn = self.measured(Drawn(placed.xy, self.direction, placed, k * sk, self.attempts))
         self.drawings.append(drawn)
         if placed.off_direction or drawn.uneven:
             bent = self.bent(placed, targets)
@@ -344,7 +397,7 @@ class _Search:
         """New directions for every stretch; False when there are none."""
         left = self.deadline - time.monotonic()
         choice = choose(
-            self.net, self.frozen, self.banned, self.allow_45, max(left, 0.05), self.seed
+            self.net, self.frozen, self.banned, self.allow_45, max(left, 0.05), self.pricing
         )
         if choice is None:
             return False
@@ -421,10 +474,8 @@ class _Search:
             for p in sorted(sub.bends):
                 bends[sub.bends[p]] = (*bends.get(sub.bends[p], ()), got.xy[p])
             drawn = Drawn(xy, placed.direction, result, self.k * self.scale_k, self.attempts, bends)
-            drawn.conflicts = self.conflicts(result, bends)
-            drawn.topology = self.topology(xy)
+            self.measured(drawn)
             uneven = self.uneven_lines(xy)
-            drawn.uneven = len(uneven)
             self.drawings.append(drawn)
             if best is None or drawn.score < best.score:
                 best = drawn
@@ -432,9 +483,16 @@ class _Search:
                 break
         return best
 
-    def uneven(self, xy: list[Point]) -> int:
-        """How many lines space their stops more unevenly than validate's DES006 allows."""
-        return len(self.uneven_lines(xy))
+    def measured(self, drawn: Drawn) -> Drawn:
+        """``drawn`` with its problems and bend score measured on the map it draws."""
+        from mapkit.layout.report import bend_score, line_bends, topology
+
+        city = moved(self.city, drawn.xy, drawn.bends)
+        drawn.conflicts = printed_conflicts(city)
+        drawn.topology = len(topology(self.net, self.input_xy, drawn.xy))
+        drawn.uneven = len(self.uneven_lines(drawn.xy))
+        drawn.bend_score = bend_score(line_bends(city))
+        return drawn
 
     def uneven_lines(self, xy: list[Point]) -> list[str]:
         """The lines whose stop spacing is more uneven than validate's DES006 allows."""
@@ -446,17 +504,6 @@ class _Search:
         return sorted(
             line for line, g in gaps.items() if min(g) <= 0 or max(g) / min(g) > MAX_SPACING_RATIO
         )
-
-    def topology(self, xy: list[Point]) -> int:
-        from mapkit.layout.report import topology
-
-        return len(topology(self.net, self.net.xy, xy))
-
-    def conflicts(self, placed: Placement, bends: dict | None = None) -> int:
-        if self.city is not None:
-            return printed_conflicts(self.city, placed.xy, bends or {})
-        scale = min(mm_per_unit([placed.xy[i] for i in self.live]), self.scale)
-        return len(find_conflicts(self.net, placed.xy, scale))
 
     def progress(self, placed: Placement) -> str:
         repair = self.repair
@@ -471,6 +518,8 @@ class _Search:
         """What to try after a drawing with problems: repair them, a smaller scale when
         repairs do not help or the drawing is too wide; False when nothing is left."""
         trouble = placed.off_direction or placed.unmet
+        if trouble and not self.repairing:
+            return False
         if trouble and self.repairs >= MAX_REPAIRS:
             # this scale is too tight for the map's centre: start again a size smaller
             if self.scale <= MIN_SCALE:
@@ -485,7 +534,7 @@ class _Search:
                 near |= {e for i in pts for e in self.net.incident[i]}
             self.hops = 0
             free = _near(self.net, near, self.hops) - set(self.frozen)
-            self.repair = Repair(free, self.frozen, self.banned, self.allow_45, self.seed)
+            self.repair = Repair(free, self.frozen, self.banned, self.allow_45, self.pricing)
         elif self.scale > MIN_SCALE:
             # too wide for the paper at this scale: the same directions at a smaller one
             self.repair = None

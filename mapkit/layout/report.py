@@ -135,6 +135,11 @@ def line_bends(city: CityMap) -> dict[str, dict[str, int]]:
     return out
 
 
+def bend_score(bends: dict[str, dict[str, int]]) -> float:
+    """The bend score under octi's weights of ``line_bends``' counts (hairpins apart)."""
+    return sum(BEND_SCORE[int(a)] * n for by in bends.values() for a, n in by.items() if a != "<45")
+
+
 def _crosses(a, b, c, d) -> bool:
     def orient(p, q, r):
         return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
@@ -272,9 +277,6 @@ def measure(
         for h in drawn.values()
     )
     bends = line_bends(after)
-    score = sum(
-        BEND_SCORE[int(a)] * n for by in bends.values() for a, n in by.items() if a != "<45"
-    )
     hairpins = sum(by["<45"] for by in bends.values())
     sa, sb = layout(before, paper), layout(after, paper)
     gaps = [math.dist(sb.stations[net.ids[s.u]], sb.stations[net.ids[s.v]]) for s in net.stretches]
@@ -293,7 +295,7 @@ def measure(
         stretches=len(net.stretches),
         octilinear_share=on / len(net.stretches) if net.stretches else 1.0,
         bends=bends,
-        bend_score=score,
+        bend_score=bend_score(bends),
         hairpins=hairpins,
         edge_crossings=len(crossing_pairs(net, xy_out)),
         topology_violations=len(detail),
