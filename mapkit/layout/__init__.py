@@ -245,6 +245,26 @@ def _refuse_bent_branches(city: CityMap, net, drawn) -> None:
         )
 
 
+def _refuse_unclean(city: CityMap, net, drawn, time_limit: float | None) -> None:
+    """LayoutError naming the first of the best drawing's problems and how many others there
+    are, when it breaks the topology (``report.topology``) or has stations and lines too
+    close at print scale (``engine.printed_problems``): such a drawing is no layout.
+    ``time_limit``: the limit that stopped the search (None: it did not)."""
+    if not drawn.topology and not drawn.conflicts:
+        return
+    from mapkit.layout.engine import printed_problems
+    from mapkit.layout.report import topology
+
+    problems = topology(net, net.xy, drawn.xy) + printed_problems(city, drawn.xy, drawn.bends)
+    first, more = problems[0], len(problems) - 1
+    why = (
+        f"no clean drawing within the time limit ({time_limit:g} s)"
+        if time_limit is not None
+        else "no clean drawing at the game's print sizes on A4 and Letter"
+    )
+    raise LayoutError(f"{first}" + (f" (and {more} more)" if more else "") + f": {why}")
+
+
 def layout(
     city: CityMap,
     config: LayoutConfig = LayoutConfig(),
@@ -268,8 +288,9 @@ def layout(
     search_end = start + config.time_limit * SEARCH_SHARE
     drawn = run(net, pinned, config.allow_45, search_end, progress, city, config.seed)
     _refuse_bent_branches(city, net, drawn)
-    notes = []
     late = time.monotonic() > search_end
+    _refuse_unclean(city, net, drawn, config.time_limit if late else None)
+    notes = []
     if drawn.sharp:
         notes.append(
             "45° bends allowed: a line doubles back so sharply that no layout without them "
@@ -282,6 +303,8 @@ def layout(
             f"{config.time_limit:g} s and bend once on the way (135°)"
         )
     wagon_end = start + config.time_limit * WAGON_SHARE
+    if progress:
+        progress(f"placing the wagons of {len(city.lines)} lines")
     # the best drawing whose wagons all find a clear spot (the others, cleanest first, when
     # the best one's do not); the best one with its roomiest spots if none
     new_doc, depots = None, None
@@ -306,12 +329,15 @@ def layout(
             ln["shape"][0] = [x, y]
     new_doc = writer.normalize(new_doc)
     new_city = build_map(new_doc, source=city.source)
+    if progress:
+        progress("measuring the layout report")
     report = measure(city, new_city, time.monotonic() - start, drawn.attempts, config.paper)
     tight = {k: v for k, v in wagon_clearance(new_city).items() if v < CLEARANCE_MM - 1e-9}
     if tight:
+        first, *more = sorted(tight)
         notes.append(
-            "no clear spot for the wagon of line "
-            + ", ".join(f"'{k}' ({v:.1f} mm)" for k, v in sorted(tight.items()))
+            f"no clear spot for the wagon of line '{first}' ({tight[first]:.1f} mm)"
+            + (f" and {len(more)} other line(s)" if more else "")
             + f" beside its first station: {CLEARANCE_MM} mm of paper needed on A4 and Letter"
         )
     if late:

@@ -142,6 +142,11 @@ def printed_conflicts(city: CityMap, xy: list[Point], bends: Bends | None = None
     """How many problems validate's geometry layer finds between stations and lines (GEO001,
     GEO002, GEO007) once the stations of ``city`` are at ``xy``, on A4 and on Letter (the
     wagons are placed later, each at its first station meanwhile)."""
+    return len(printed_problems(city, xy, bends))
+
+
+def printed_problems(city: CityMap, xy: list[Point], bends: Bends | None = None) -> list[str]:
+    """The messages of those problems (``printed_conflicts``), A4's first."""
     from dataclasses import replace
 
     from shapely import STRtree, points
@@ -163,14 +168,14 @@ def printed_conflicts(city: CityMap, xy: list[Point], bends: Bends | None = None
         for ln in city.lines
     )
     moved = replace(city, stations=stations, lines=lines)
-    count = 0
+    found: list[str] = []
     for paper in ("a4", "letter"):
         ctx = CheckContext(LoadResult("<layout>"), moved, paper)
         geo = _Geo(ctx)
         geo.crowding()
         geo.lines_vs_stations(STRtree(points(geo.xy)))
-        count += len(ctx.diagnostics)
-    return count
+        found += [d.message for d in ctx.diagnostics]
+    return found
 
 
 def _shape(ln, where: dict[str, Point], index: dict[str, int],
