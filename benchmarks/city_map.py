@@ -6,8 +6,8 @@ edge through the centre to the other side, each on a gently curving course), a f
 tangential ones crossing them away from the centre; stops about one spacing apart along
 each course with some jitter, so the stations sit at "geographic", non-octilinear places;
 where a course passes an existing station (another line's) it stops there: the
-interchanges, many in the centre. Stations are added until there are ``stations`` of them
-(the last line ends there; it comes through existing stations to keep 10 stops).
+interchanges, many in the centre. Lines are drawn until they hold ``stations`` stations, then
+termini cut off until they hold exactly that many (fewer when ``lines`` lines cannot).
 
 Run by hand: ``python benchmarks/city_map.py [--stations N] [--lines L] [--seed S] [-o OUT]``
 writes the map (default 400 stations, 26 lines, seed 1, to stdout). ``bench_layout.py``
@@ -50,6 +50,25 @@ def _course(rng: random.Random, k: int, lines: int, radius: float) -> tuple[floa
     return x, y, theta + math.pi + rng.uniform(-0.2, 0.2)
 
 
+def _trim(lines: list[dict[str, Any]], stations: int) -> None:
+    """Termini served by one line only cut off (the last line's first, then the others',
+    from the longest line) until the lines hold ``stations`` stations, no line below
+    ``MIN_STOPS`` stops."""
+    count: dict[int, int] = {}
+    for ln in lines:
+        for s in ln["stops"]:
+            count[s] = count.get(s, 0) + 1
+    while len(count) > stations:
+        for ln in sorted(lines, key=lambda ln: -len(ln["stops"])):
+            stops = ln["stops"]
+            end = next((i for i in (-1, 0) if count[stops[i]] == 1), None)
+            if len(stops) > MIN_STOPS and end is not None:
+                del count[stops.pop(end)]
+                break
+        else:
+            return
+
+
 def city_map(stations: int = 400, lines: int = 26, seed: int = 1) -> dict[str, Any]:
     """The map document (see the module's docstring). ``lines`` at most 26; ``stations``
     between 10 and 400 (the schema's bound)."""
@@ -57,7 +76,7 @@ def city_map(stations: int = 400, lines: int = 26, seed: int = 1) -> dict[str, A
         raise ValueError("1-26 lines and 10-400 stations")
     rng = random.Random(seed)
     # a city whose area holds the stations at about one spacing apart
-    radius = SPACING * math.sqrt(stations / math.pi) * 1.15
+    radius = SPACING * math.sqrt(stations / math.pi) * 1.3
     xy: list[tuple[float, float]] = []
     grid: dict[tuple[int, int], list[int]] = {}
 
@@ -79,7 +98,7 @@ def city_map(stations: int = 400, lines: int = 26, seed: int = 1) -> dict[str, A
 
     out_lines = []
     # stops per line so that the lines together hold the stations with about a third shared
-    mean = min(MAX_STOPS, max(MIN_STOPS, round(stations * 1.5 / lines)))
+    mean = min(MAX_STOPS, max(MIN_STOPS, round(stations * 1.8 / lines)))
     for k in range(lines):
         if len(xy) >= stations:
             break
@@ -88,31 +107,26 @@ def city_map(stations: int = 400, lines: int = 26, seed: int = 1) -> dict[str, A
         bend = rng.uniform(-0.06, 0.06)
         stops: list[int] = []
         while len(stops) < want:
-            full = len(xy) >= stations
-            at = near(x, y, set(stops), SPACING * (1.0 if full else SNAP))
-            if at is None and not full:
-                at = add(x, y)
-            if at is not None:
-                stops.append(at)
-            elif len(stops) >= MIN_STOPS:
-                break
+            at = near(x, y, set(stops), SPACING * SNAP)
+            stops.append(add(x, y) if at is None else at)
             step = SPACING * rng.uniform(0.8, 1.2)
             heading += bend + rng.uniform(-0.12, 0.12)
             x += step * math.cos(heading)
             y += step * math.sin(heading)
             if math.hypot(x, y) > radius * 1.25 and len(stops) >= MIN_STOPS:
                 break
-        if len(stops) < 2:
-            continue
         lid = chr(ord("A") + len(out_lines))
-        first = xy[stops[0]]
         out_lines.append(
             {"id": lid, "name": f"Line {lid}", "color": COLORS[len(out_lines)],
-             "windows": max(2, round(len(stops) / 5)),
-             "points": {"first": max(2, len(stops) // 3), "others": 1},
-             "depot": {"x": round(first[0] - 4.0, 3), "y": round(first[1], 3)},
-             "stops": [f"c{i}" for i in stops]}
+             "stops": stops}
         )  # fmt: skip
+    _trim(out_lines, stations)
+    for ln in out_lines:
+        first = xy[ln["stops"][0]]
+        ln["depot"] = {"x": round(first[0] - 4.0, 3), "y": round(first[1], 3)}
+        ln["windows"] = max(2, round(len(ln["stops"]) / 5))
+        ln["points"] = {"first": max(2, len(ln["stops"]) // 3), "others": 1}
+        ln["stops"] = [f"c{i}" for i in ln["stops"]]
     used = sorted({s for ln in out_lines for s in ln["stops"]}, key=lambda s: int(s[1:]))
     docs = [
         {"id": sid, "x": round(xy[int(sid[1:])][0], 3), "y": round(xy[int(sid[1:])][1], 3),

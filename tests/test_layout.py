@@ -438,3 +438,44 @@ def test_the_command_s_default_time_limit_is_the_library_s() -> None:
 
     default = inspect.signature(command).parameters["time_limit"].default
     assert default == LayoutConfig().time_limit == 10.0
+
+
+def _city_map(stations: int, lines: int) -> dict:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("city_map", ROOT / "benchmarks/city_map.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.city_map(stations, lines)
+
+
+def test_a_generated_city_lays_out_clean() -> None:
+    """benchmarks/city_map.py's realistic city, scaled down (34 stations, 4 lines at
+    geographic places, interchanges): every stretch octilinear, the topology kept, the
+    wagons clear, nothing to note."""
+    from mapkit.mapfile.model import build_map
+
+    doc = _city_map(40, 4)
+    city = build_map(doc)
+    assert (len(city.stations), len(city.lines)) == (34, 4)
+    report = layout(city, LayoutConfig(), doc=doc).report
+    assert (report.octilinear_share, report.topology_violations, report.hairpins) == (1.0, 0, 0)
+    assert (report.wagons_unclear, report.notes) == ([], [])
+
+
+def test_a_time_limit_that_stops_the_wagons_is_one_line(tmp_path) -> None:
+    """A limit spent before the wagons find their spots: one line on stderr naming the first
+    wagon and how many others, exit 1, nothing written."""
+    from typer.testing import CliRunner
+
+    from mapkit.cli import app
+
+    src, out = tmp_path / "city.json", tmp_path / "out.json"
+    src.write_text(json.dumps(_city_map(40, 4)))
+    res = CliRunner().invoke(app, ["layout", str(src), "-o", str(out), "--time-limit", "0.05"])
+    assert res.exit_code == 1 and not out.exists()
+    assert res.stderr == (
+        f"mapkit: {src}: the time limit (0.05 s) stopped the wagons' search: no clear spot for "
+        "the wagon of line 'A' (-3.2 mm) and 3 other line(s) beside its first station: 1.5 mm "
+        "of paper needed on A4 and Letter; nothing written\n"
+    )

@@ -109,7 +109,7 @@ def layout(
     except LayoutError as exc:
         fail(f"{path}: {exc}; nothing written", 1)
     if result.report.wagons_unclear:
-        why = next(n for n in result.report.notes if n.startswith("no clear spot"))
+        why = next(n for n in result.report.notes if "no clear spot" in n)
         fail(f"{path}: {why}; nothing written", 1)
     write_text(output, writer.dumps(_rebase_schema(result.doc, path, output)), [path])
     text = formats.write("layout", result.report, format)

@@ -321,7 +321,8 @@ def layout(
     if new_doc is None:
         new_doc = _drawn_doc(city, doc, net, drawn, pinned)
         depots = place_wagons(build_map(new_doc), strict=False, deadline=wagon_end)
-    late = late or time.monotonic() > wagon_end
+    wagons_late = time.monotonic() > wagon_end
+    late = late or wagons_late
     for ln in new_doc["lines"]:
         x, y = (_num(round(v, 4)) for v in depots[ln["id"]])
         ln["depot"] = {**ln["depot"], "x": x, "y": y}
@@ -336,7 +337,12 @@ def layout(
     if tight:
         first, *more = sorted(tight)
         notes.append(
-            f"no clear spot for the wagon of line '{first}' ({tight[first]:.1f} mm)"
+            (
+                f"the time limit ({config.time_limit:g} s) stopped the wagons' search: "
+                if wagons_late
+                else ""
+            )
+            + f"no clear spot for the wagon of line '{first}' ({tight[first]:.1f} mm)"
             + (f" and {len(more)} other line(s)" if more else "")
             + f" beside its first station: {CLEARANCE_MM} mm of paper needed on A4 and Letter"
         )
