@@ -252,17 +252,30 @@ def _refuse_unclean(city: CityMap, net, drawn, time_limit: float | None) -> None
     ``time_limit``: the limit that stopped the search (None: it did not)."""
     if not drawn.topology and not drawn.conflicts:
         return
-    from mapkit.layout.engine import printed_problems
+    from mapkit.layout.coords import box_units, mm_per_unit
+    from mapkit.layout.engine import MIN_SCALE, printed_problems
     from mapkit.layout.report import topology
 
     problems = topology(net, net.xy, drawn.xy) + printed_problems(city, drawn.xy, drawn.bends)
     first, more = problems[0], len(problems) - 1
+    found = f"{first}" + (f" (and {more} more)" if more else "")
+    live = [p for p, inc in zip(drawn.xy, net.incident, strict=False) if inc]
+    if mm_per_unit(live) < MIN_SCALE - 1e-9:
+        # the sheet shrinks a drawing too big for the paper below the game's sizes
+        w, h = (max(c) - min(c) for c in zip(*live, strict=True))
+        bw, bh = box_units(1.0)
+        raise LayoutError(
+            f"the map does not fit A4 and Letter at the game's sizes: its drawing needs "
+            f"{w * MIN_SCALE:.0f} x {h * MIN_SCALE:.0f} mm where {bw:.0f} x {bh:.0f} mm print; "
+            f"shrunk to fit, {len(problems)} problem(s) at print scale, the first: {first}"
+            + (f" (the time limit, {time_limit:g} s, stopped the search)" if time_limit else "")
+        )
     why = (
         f"no clean drawing within the time limit ({time_limit:g} s)"
         if time_limit is not None
         else "no clean drawing at the game's print sizes on A4 and Letter"
     )
-    raise LayoutError(f"{first}" + (f" (and {more} more)" if more else "") + f": {why}")
+    raise LayoutError(f"{found}: {why}")
 
 
 def layout(
