@@ -10,6 +10,9 @@ import typer
 from mapkit import formats
 from mapkit.cli.common import Paper, fail, loaded_or_fail, map_paths
 
+PROGRESS_AFTER = 1.0
+"""Seconds after which a run whose stderr is not a terminal says what it is doing too."""
+
 LayoutFormat = formats.choices("layout")
 
 
@@ -103,7 +106,12 @@ def layout(
         allow_45=allow_45,
         seed=seed,
     )
-    progress = (lambda s: typer.echo(f"layout: {s}", err=True)) if sys.stderr.isatty() else None
+
+    def progress(step: str) -> None:
+        """Each step on stderr: on a terminal, and elsewhere once the run is a long one."""
+        if sys.stderr.isatty() or time.monotonic() - entered > PROGRESS_AFTER:
+            typer.echo(f"layout: {step}", err=True)
+
     try:
         result = run_layout(city, cfg, doc=loaded.doc, progress=progress)
     except LayoutError as exc:

@@ -256,19 +256,25 @@ def _refuse_unclean(city: CityMap, net, drawn, time_limit: float | None) -> None
     from mapkit.layout.engine import MIN_SCALE, printed_problems
     from mapkit.layout.report import topology
 
-    problems = topology(net, net.xy, drawn.xy) + printed_problems(city, drawn.xy, drawn.bends)
+    # validate's messages up to their details ("stations 'a' and 'b' nearly touch")
+    printed = [
+        m.split(": ")[0] + " at print scale" for m in printed_problems(city, drawn.xy, drawn.bends)
+    ]
+    live = [p for p, inc in zip(drawn.xy, net.incident, strict=False) if inc]
+    shrunk = mm_per_unit(live) < MIN_SCALE - 1e-9
+    moved = topology(net, net.xy, drawn.xy)
+    problems = printed + moved if shrunk else moved + printed
     first, more = problems[0], len(problems) - 1
     found = f"{first}" + (f" (and {more} more)" if more else "")
-    live = [p for p, inc in zip(drawn.xy, net.incident, strict=False) if inc]
-    if mm_per_unit(live) < MIN_SCALE - 1e-9:
+    if shrunk:
         # the sheet shrinks a drawing too big for the paper below the game's sizes
         w, h = (max(c) - min(c) for c in zip(*live, strict=True))
         bw, bh = box_units(1.0)
         raise LayoutError(
             f"the map does not fit A4 and Letter at the game's sizes: its drawing needs "
             f"{w * MIN_SCALE:.0f} x {h * MIN_SCALE:.0f} mm where {bw:.0f} x {bh:.0f} mm print; "
-            f"shrunk to fit, {len(problems)} problem(s) at print scale, the first: {first}"
-            + (f" (the time limit, {time_limit:g} s, stopped the search)" if time_limit else "")
+            f"shrunk to fit, {found}"
+            + (f"; the time limit ({time_limit:g} s) stopped the search" if time_limit else "")
         )
     why = (
         f"no clean drawing within the time limit ({time_limit:g} s)"

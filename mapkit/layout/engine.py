@@ -388,6 +388,8 @@ class _Search:
         best: Drawn | None = None
         uneven = self.uneven_lines(xy)
         for _ in range(MAX_BEND_ROUNDS):
+            if best is not None and time.monotonic() > self.deadline:
+                break  # the time limit: the best round so far
             if off:
                 for e in sorted(off):
                     for key in [k for k in leave if k[1] == e]:
