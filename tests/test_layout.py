@@ -482,14 +482,14 @@ def test_a_time_limit_that_stops_the_wagons_is_one_line(tmp_path) -> None:
 
 
 def test_a_map_too_big_for_the_paper_is_one_line(tmp_path) -> None:
-    """A line of 30 stops in a row is 255 mm long at the game's smallest stop spacing, wider
-    than A4's and Letter's print area: one line naming what does not fit, exit 1, nothing
-    written."""
+    """A line of 34 stops in a row is 290 mm long at the game's smallest stop spacing, wider
+    than A4's and Letter's print area (shrunk to fit, its stations crowd): one line naming
+    what does not fit, exit 1, nothing written."""
     from typer.testing import CliRunner
 
     from mapkit.cli import app
 
-    ids = [f"s{i}" for i in range(30)]
+    ids = [f"s{i}" for i in range(34)]
     doc = _doc([(sid, 10 * i, 0) for i, sid in enumerate(ids)], [("A", "#d62728", ids)])
     src, out = tmp_path / "long.json", tmp_path / "out.json"
     src.write_text(json.dumps(doc))
@@ -497,6 +497,7 @@ def test_a_map_too_big_for_the_paper_is_one_line(tmp_path) -> None:
     assert res.exit_code == 1 and not out.exists()
     assert res.stderr == (
         f"mapkit: {src}: the map does not fit A4 and Letter at the game's sizes: its drawing "
-        "needs 255 x 0 mm where 208 x 164 mm print; shrunk to fit, 30 stations crowd together "
-        "('s0', 's1', 's2', 's3', 's4', 's5' and 24 more) at print scale; nothing written\n"
+        "needs 290 x 0 mm where 208 x 164 mm print; shrunk to fit, 34 stations crowd together "
+        "('s0', 's1', 's2', 's3', 's4', 's5' and 28 more) at print scale (and 1 more); nothing "
+        "written\n"
     )
