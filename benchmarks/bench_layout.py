@@ -194,9 +194,25 @@ def _cities(tmp: Path, args: argparse.Namespace) -> None:
                 rep = measure(before, after, 0.0)
                 print(
                     f"{head}: written, {rep.octilinear_share:.0%} octilinear, "
-                    f"{rep.topology_violations} topology violations, validate --strict "
-                    f"{'clean' if _strict_ok(out) else 'NOT clean'} on A4 and Letter"
+                    f"{rep.topology_violations} topology violations, validate on A4 and "
+                    f"Letter: {_findings(out)}"
                 )
+
+
+def _findings(path: Path) -> str:
+    """validate's errors and warnings on A4 and Letter, by code ("clean" when none)."""
+    from collections import Counter
+
+    from mapkit.checks import validate_path
+    from mapkit.notices import Severity
+
+    codes = Counter(
+        f"{d.severity} {d.code}"
+        for paper in ("a4", "letter")
+        for d in validate_path(path, paper=paper).diagnostics
+        if d.severity is not Severity.INFO
+    )
+    return ", ".join(f"{n} {c}" for c, n in sorted(codes.items())) or "clean"
 
 
 if __name__ == "__main__":

@@ -23,17 +23,20 @@ import random
 import sys
 from typing import Any
 
+from mapkit.checks.colour import PALETTE
+
 SPACING = 10.0
 """Map units between consecutive stops, before the jitter."""
 SNAP = 0.6
 """A course passing within this share of a spacing of another line's station stops there."""
 MIN_STOPS, MAX_STOPS = 10, 30
-COLORS = [
+MORE_COLORS = [
     "#e3001b", "#0065ae", "#00a44f", "#f39200", "#8e4a97", "#00a0d6", "#a0522d", "#e5007d",
-    "#7cb92c", "#003c7d", "#b8860b", "#c71585", "#2e8b57", "#4b0082", "#d2691e", "#008b8b",
-    "#800000", "#556b2f", "#9932cc", "#ff4500", "#1e90ff", "#6b8e23", "#8b008b", "#cd5c5c",
-    "#20b2aa", "#696969",
+    "#7cb92c", "#b8860b", "#2e8b57", "#4b0082", "#d2691e", "#008b8b", "#800000",
 ]  # fmt: skip
+COLORS = [*PALETTE.values(), *MORE_COLORS]
+"""validate's recommended palette first (every pair tells apart: DES003), then more for a
+city with more lines than it has (those may warn)."""
 
 
 def _course(rng: random.Random, k: int, lines: int, radius: float) -> tuple[float, float, float]:
