@@ -127,7 +127,7 @@ def city_map(stations: int = 400, lines: int = 26, seed: int = 1) -> dict[str, A
     for ln in out_lines:
         first = xy[ln["stops"][0]]
         ln["depot"] = {"x": round(first[0] - 4.0, 3), "y": round(first[1], 3)}
-        ln["windows"] = max(2, round(len(ln["stops"]) / 5))
+        ln["windows"] = max(2, round(len(ln["stops"]) / 4))
         ln["points"] = {"first": max(2, len(ln["stops"]) // 3), "others": 1}
         ln["stops"] = [f"c{i}" for i in ln["stops"]]
     used = sorted({s for ln in out_lines for s in ln["stops"]}, key=lambda s: int(s[1:]))

@@ -276,12 +276,29 @@ def _refuse_unclean(city: CityMap, net, drawn, time_limit: float | None) -> None
             f"shrunk to fit, {found}"
             + (f"; the time limit ({time_limit:g} s) stopped the search" if time_limit else "")
         )
-    why = (
-        f"no clean drawing within the time limit ({time_limit:g} s)"
-        if time_limit is not None
-        else "no clean drawing at the game's print sizes on A4 and Letter"
-    )
-    raise LayoutError(f"{found}: {why}")
+    raise LayoutError(f"{found}: {_no_clean_drawing(time_limit)}")
+
+
+def _refuse_crowded_wagons(city: CityMap, time_limit: float | None) -> None:
+    """LayoutError when the laid-out map, wagons placed, still has stations or lines too close
+    at print scale (the wagons widen the drawing's extent, so the sheet prints it smaller):
+    the first problem, how many more. ``time_limit``: the limit that stopped the search."""
+    from mapkit.layout.engine import sheet_problems
+
+    problems = sheet_problems(city)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise LayoutError(
+            f"{problems[0].split(': ')[0]} at print scale{more} once the wagons are placed: "
+            + _no_clean_drawing(time_limit)
+        )
+
+
+def _no_clean_drawing(time_limit: float | None) -> str:
+    """Why a refused drawing was the best: the time limit that stopped the search, or none."""
+    if time_limit is not None:
+        return f"no clean drawing within the time limit ({time_limit:g} s)"
+    return "no clean drawing at the game's print sizes on A4 and Letter"
 
 
 def layout(
@@ -371,6 +388,8 @@ def layout(
             "was done: on a faster or less busy machine the layout may differ (raise "
             "--time-limit for the full search)"
         )
+    if not tight:
+        _refuse_crowded_wagons(new_city, config.time_limit if late else None)
     report.wagons_unclear = sorted(tight)
     report.notes = notes
     return LayoutResult(new_doc, new_city, report)

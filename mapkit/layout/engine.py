@@ -149,11 +149,6 @@ def printed_problems(city: CityMap, xy: list[Point], bends: Bends | None = None)
     """The messages of those problems (``printed_conflicts``), A4's first."""
     from dataclasses import replace
 
-    from shapely import STRtree, points
-
-    from mapkit.checks.context import CheckContext
-    from mapkit.checks.geometry import _Geo
-    from mapkit.mapfile import LoadResult
     from mapkit.mapfile.model import Depot
 
     stations = tuple(replace(s, x=p[0], y=p[1]) for s, p in zip(city.stations, xy, strict=True))
@@ -167,10 +162,21 @@ def printed_problems(city: CityMap, xy: list[Point], bends: Bends | None = None)
         )
         for ln in city.lines
     )
-    moved = replace(city, stations=stations, lines=lines)
+    return sheet_problems(replace(city, stations=stations, lines=lines))
+
+
+def sheet_problems(city: CityMap) -> list[str]:
+    """The messages of validate's geometry problems between stations and lines (GEO001,
+    GEO002, GEO007) of ``city`` as it is, wagons included, on A4 and then Letter."""
+    from shapely import STRtree, points
+
+    from mapkit.checks.context import CheckContext
+    from mapkit.checks.geometry import _Geo
+    from mapkit.mapfile import LoadResult
+
     found: list[str] = []
     for paper in ("a4", "letter"):
-        ctx = CheckContext(LoadResult("<layout>"), moved, paper)
+        ctx = CheckContext(LoadResult("<layout>"), city, paper)
         geo = _Geo(ctx)
         geo.crowding()
         geo.lines_vs_stations(STRtree(points(geo.xy)))
