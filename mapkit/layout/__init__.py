@@ -279,6 +279,53 @@ def _refuse_unclean(city: CityMap, net, drawn, time_limit: float | None) -> None
     raise LayoutError(f"{found}: {_no_clean_drawing(time_limit)}")
 
 
+def _wagons_placed(
+    city: CityMap, doc: dict[str, Any] | None, net, drawn, pinned: set[int], wagon_end: float
+) -> tuple[dict[str, Any], CityMap, Any]:
+    """The map document and model of the best drawing whose wagons all find a clear spot and
+    leave the sheet clean (the search's other drawings, cleanest first, when the best one's
+    do not; the first whose wagons find spots if none leaves it clean; the best one with its
+    roomiest spots if none finds spots), and that drawing. Stops at ``wagon_end``."""
+    from mapkit.layout.engine import sheet_problems
+
+    new_doc, new_city, chosen = None, None, drawn
+    for cand in [drawn, *drawn.others]:
+        cand_doc = _drawn_doc(city, doc, net, cand, pinned)
+        try:
+            depots = place_wagons(build_map(cand_doc), deadline=wagon_end)
+        except WagonError:
+            if time.monotonic() > wagon_end:
+                break
+            continue
+        cand_doc, cand_city = _with_depots(cand_doc, depots, city)
+        if new_doc is None:
+            new_doc, new_city, chosen = cand_doc, cand_city, cand
+        if not sheet_problems(cand_city):
+            return cand_doc, cand_city, cand
+        if time.monotonic() > wagon_end:
+            break
+    if new_doc is None:
+        new_doc = _drawn_doc(city, doc, net, drawn, pinned)
+        depots = place_wagons(build_map(new_doc), strict=False, deadline=wagon_end)
+        new_doc, new_city = _with_depots(new_doc, depots, city)
+    return new_doc, new_city, chosen
+
+
+def _with_depots(
+    doc: dict[str, Any], depots: dict[str, Point], city: CityMap
+) -> tuple[dict[str, Any], CityMap]:
+    """``doc`` with its wagons at ``depots``, normalised, and its model."""
+    from mapkit.mapfile import writer
+
+    for ln in doc["lines"]:
+        x, y = (_num(round(v, 4)) for v in depots[ln["id"]])
+        ln["depot"] = {**ln["depot"], "x": x, "y": y}
+        if "shape" in ln:
+            ln["shape"][0] = [x, y]
+    doc = writer.normalize(doc)
+    return doc, build_map(doc, source=city.source)
+
+
 def _refuse_crowded_wagons(city: CityMap, time_limit: float | None) -> None:
     """LayoutError when the laid-out map, wagons placed, still has stations or lines too close
     at print scale (the wagons widen the drawing's extent, so the sheet prints it smaller):
@@ -312,7 +359,6 @@ def layout(
     from mapkit.layout.engine import run
     from mapkit.layout.network import build_network
     from mapkit.layout.report import measure
-    from mapkit.mapfile import writer
 
     start = time.monotonic() if config.started is None else config.started
     unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
@@ -341,31 +387,9 @@ def layout(
     wagon_end = start + config.time_limit * WAGON_SHARE
     if progress:
         progress(f"placing the wagons of {len(city.lines)} lines")
-    # the best drawing whose wagons all find a clear spot (the others, cleanest first, when
-    # the best one's do not); the best one with its roomiest spots if none
-    new_doc, depots = None, None
-    for cand in [drawn, *drawn.others]:
-        cand_doc = _drawn_doc(city, doc, net, cand, pinned)
-        try:
-            depots = place_wagons(build_map(cand_doc), deadline=wagon_end)
-        except WagonError:
-            if time.monotonic() > wagon_end:
-                break
-            continue
-        new_doc, drawn = cand_doc, cand
-        break
-    if new_doc is None:
-        new_doc = _drawn_doc(city, doc, net, drawn, pinned)
-        depots = place_wagons(build_map(new_doc), strict=False, deadline=wagon_end)
+    new_doc, new_city, drawn = _wagons_placed(city, doc, net, drawn, pinned, wagon_end)
     wagons_late = time.monotonic() > wagon_end
     late = late or wagons_late
-    for ln in new_doc["lines"]:
-        x, y = (_num(round(v, 4)) for v in depots[ln["id"]])
-        ln["depot"] = {**ln["depot"], "x": x, "y": y}
-        if "shape" in ln:
-            ln["shape"][0] = [x, y]
-    new_doc = writer.normalize(new_doc)
-    new_city = build_map(new_doc, source=city.source)
     if progress:
         progress("measuring the layout report")
     report = measure(city, new_city, time.monotonic() - start, drawn.attempts, config.paper)
