@@ -8,8 +8,10 @@ process, and prints the layout report's figures: share of stretches on the eight
 bend score (octi's weights: 135° = 1, 90° = 1.5, 45° = 2), hairpins, topology violations,
 wagons without 1.5 mm of paper, and whether the result passes ``validate --strict`` on A4 and
 Letter. Then the map at
-every schema bound (400 stations, 26 lines of 100 stops): time and peak memory of the whole
-process within ``--time-limit``. Targets: <= 1 s whole process for a 70-100-station map
+every schema bound (400 stations, 26 lines of 100 stops) and benchmarks/city_map.py's
+realistic city at ``--city-sizes`` stations (``--city-seeds``): time, peak memory and
+outcome of the whole process at the default limit and at ``--bound-limit``
+(``--only-big``: these alone). Targets: <= 1 s whole process for a 70-100-station map
 (heuristic), <= 10 s with the repair, 0 topology violations.
 """
 
@@ -20,7 +22,6 @@ import json
 import math
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -55,22 +56,27 @@ def _jittered(doc: dict, seed: int) -> dict:
     return out
 
 
-def _whole_process(path: Path, out: Path, limit: float) -> tuple[float, float, float, int]:
-    """(wall seconds, CPU seconds (user + sys), peak MiB, exit code) of one ``mapkit
-    layout`` process."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    before = used.ru_maxrss
-    cpu = used.ru_utime + used.ru_stime
-    t = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-m", "mapkit", "layout", str(path), "-o", str(out),
-         "--time-limit", str(limit)],
-        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )  # fmt: skip
-    wall = time.perf_counter() - t
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    peak = max(used.ru_maxrss, before) / 1024
-    return wall, used.ru_utime + used.ru_stime - cpu, peak, proc.returncode
+def _whole_process(
+    path: Path, out: Path, limit: float | None
+) -> tuple[float, float, float, int, str]:
+    """(wall seconds, CPU seconds (user + sys), peak MiB, exit code, last stderr line) of one
+    ``mapkit layout`` process (``limit``: its ``--time-limit``, None for the default)."""
+    args = [sys.executable, "-m", "mapkit", "layout", str(path), "-o", str(out)]
+    if limit is not None:
+        args += ["--time-limit", str(limit)]
+    with tempfile.TemporaryFile() as err:
+        t = time.perf_counter()
+        proc = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=err,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        _, status, used = os.wait4(proc.pid, 0)  # this child's own resource usage
+        wall = time.perf_counter() - t
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        lines = err.read().decode("utf-8", "replace").splitlines()
+    return (wall, used.ru_utime + used.ru_stime, used.ru_maxrss / 1024, proc.returncode,
+            lines[-1] if lines else "")  # fmt: skip
 
 
 def _spacing_ratio(city) -> float:
@@ -100,7 +106,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=None, help="jitter seed (default: fresh)")
     ap.add_argument("--time-limit", type=float, default=None, help="default: the layout's")
-    ap.add_argument("--bound-limit", type=float, default=5.0, help="time limit for the bound map")
+    ap.add_argument("--bound-limit", type=float, default=5.0, help="time limit for the big maps")
+    ap.add_argument("--city-sizes", default="60,90,100,120,150,200,300,400")
+    ap.add_argument("--city-seeds", default="1,2,3")
+    ap.add_argument("--only-big", action="store_true", help="skip the shipped maps")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     load = os.getloadavg()[0]
@@ -117,7 +126,7 @@ def main() -> None:
     )
     print(head)
     with tempfile.TemporaryDirectory() as tmp:
-        for path in _maps():
+        for path in [] if args.only_big else _maps():
             doc = json.loads(path.read_text(encoding="utf-8"))
             for label, d in (("", doc), (" jittered", _jittered(doc, seed))):
                 src = Path(tmp) / f"{path.stem}-in.json"
@@ -128,7 +137,7 @@ def main() -> None:
                 inproc = time.perf_counter() - t
                 out = Path(tmp) / f"{path.stem}-out.json"
                 out.write_text(writer.dumps(res.doc))
-                wall, cpu, _, code = _whole_process(src, Path(tmp) / "p.json", limit)
+                wall, cpu, _, code, _ = _whole_process(src, Path(tmp) / "p.json", limit)
                 rep = res.report
                 print(
                     f"{path.stem + label:<22} {len(city.stations):>3} {inproc:7.2f}s "
@@ -147,12 +156,63 @@ def main() -> None:
 
         big = Path(tmp) / "bounds.json"
         big.write_text(json.dumps(bounds_map()))
-        wall, cpu, peak, code = _whole_process(big, Path(tmp) / "b.json", args.bound_limit)
+        wall, cpu, peak, code, why = _whole_process(big, Path(tmp) / "b.json", args.bound_limit)
         print(
             f"bound map (400 stations, 26 x 100 stops): {wall:.2f} s whole process "
-            f"({cpu:.2f} s CPU), "
-            f"peak {peak:.0f} MiB, exit {code} (time limit {args.bound_limit:g} s)"
+            f"({cpu:.2f} s CPU), peak {peak:.0f} MiB, exit {code} (time limit "
+            f"{args.bound_limit:g} s){': ' + why if code else ''}"
         )
+        _cities(Path(tmp), args)
+
+
+def _cities(tmp: Path, args: argparse.Namespace) -> None:
+    """benchmarks/city_map.py's realistic city at each size (a line every 10 stations, at
+    most 26), at the default limit and at ``--bound-limit``: time, memory and the outcome."""
+    from city_map import city_map
+
+    from mapkit.layout.report import measure
+    from mapkit.mapfile import load_map
+
+    print("realistic city (benchmarks/city_map.py), whole process:")
+    for stations in (int(n) for n in args.city_sizes.split(",")):
+        for seed in (int(n) for n in args.city_seeds.split(",")):
+            doc = city_map(stations, min(26, max(1, stations // 10)), seed)
+            src, out = tmp / f"city-{stations}-{seed}.json", tmp / "city-out.json"
+            src.write_text(json.dumps(doc))
+            for limit in (None, args.bound_limit):
+                out.unlink(missing_ok=True)
+                wall, cpu, peak, code, why = _whole_process(src, out, limit)
+                head = (
+                    f"  {len(doc['stations'])} stations, {len(doc['lines'])} lines, seed {seed}, "
+                    f"limit {'default' if limit is None else f'{limit:g} s'}: {wall:.2f} s "
+                    f"({cpu:.2f} s CPU), peak {peak:.0f} MiB, exit {code}"
+                )
+                if code:
+                    print(f"{head}: {why}")
+                    continue
+                before, after = load_map(src), load_map(out)
+                rep = measure(before, after, 0.0)
+                print(
+                    f"{head}: written, {rep.octilinear_share:.0%} octilinear, "
+                    f"{rep.topology_violations} topology violations, validate on A4 and "
+                    f"Letter: {_findings(out)}"
+                )
+
+
+def _findings(path: Path) -> str:
+    """validate's errors and warnings on A4 and Letter, by code ("clean" when none)."""
+    from collections import Counter
+
+    from mapkit.checks import validate_path
+    from mapkit.notices import Severity
+
+    codes = Counter(
+        f"{d.severity} {d.code}"
+        for paper in ("a4", "letter")
+        for d in validate_path(path, paper=paper).diagnostics
+        if d.severity is not Severity.INFO
+    )
+    return ", ".join(f"{n} {c}" for c, n in sorted(codes.items())) or "clean"
 
 
 if __name__ == "__main__":

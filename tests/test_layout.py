@@ -485,3 +485,71 @@ def test_the_command_s_default_time_limit_is_the_library_s() -> None:
 
     default = inspect.signature(command).parameters["time_limit"].default
     assert default == LayoutConfig().time_limit == 10.0
+
+
+def _city_map(stations: int, lines: int) -> dict:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("city_map", ROOT / "benchmarks/city_map.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.city_map(stations, lines)
+
+
+def test_a_generated_city_lays_out_clean() -> None:
+    """benchmarks/city_map.py's realistic city, scaled down (34 stations, 4 lines at
+    geographic places, interchanges): every stretch octilinear, the topology kept, the
+    wagons clear, nothing to note."""
+    from mapkit.mapfile.model import build_map
+
+    doc = _city_map(40, 4)
+    city = build_map(doc)
+    assert (len(city.stations), len(city.lines)) == (34, 4)
+    report = layout(city, LayoutConfig(), doc=doc).report
+    assert (report.octilinear_share, report.topology_violations, report.hairpins) == (1.0, 0, 0)
+    assert (report.wagons_unclear, report.notes) == ([], [])
+
+
+def test_a_time_limit_that_stops_the_wagons_is_one_line(tmp_path, monkeypatch) -> None:
+    """A limit spent before the wagons find their spots: one line on stderr naming the first
+    wagon and how many others, exit 1, nothing written. The clock is a counter (each reading
+    1 ms on), so the work done within the limit is the same however busy the machine."""
+    import time
+
+    from typer.testing import CliRunner
+
+    from mapkit.cli import app
+
+    readings = itertools.count()
+    monkeypatch.setattr(time, "monotonic", lambda: next(readings) / 1000)
+    src, out = tmp_path / "city.json", tmp_path / "out.json"
+    src.write_text(json.dumps(_city_map(40, 4)))
+    res = CliRunner().invoke(app, ["layout", str(src), "-o", str(out), "--time-limit", "0.05"])
+    assert res.exit_code == 1 and not out.exists()
+    assert res.stderr == (
+        f"mapkit: {src}: the time limit (0.05 s) stopped the wagons' search: no clear spot for "
+        "the wagon of line 'A' (-3.2 mm) and 3 other line(s) beside its first station: 1.5 mm "
+        "of paper needed on A4 and Letter; nothing written\n"
+    )
+
+
+def test_a_map_too_big_for_the_paper_is_one_line(tmp_path) -> None:
+    """A line of 34 stops in a row is 290 mm long at the game's smallest stop spacing, wider
+    than A4's and Letter's print area (shrunk to fit, its stations crowd): one line naming
+    what does not fit, exit 1, nothing written."""
+    from typer.testing import CliRunner
+
+    from mapkit.cli import app
+
+    ids = [f"s{i}" for i in range(34)]
+    doc = _doc([(sid, 10 * i, 0) for i, sid in enumerate(ids)], [("A", "#d62728", ids)])
+    src, out = tmp_path / "long.json", tmp_path / "out.json"
+    src.write_text(json.dumps(doc))
+    res = CliRunner().invoke(app, ["layout", str(src), "-o", str(out)])
+    assert res.exit_code == 1 and not out.exists()
+    assert res.stderr == (
+        f"mapkit: {src}: the map does not fit A4 and Letter at the game's sizes: its drawing "
+        "needs 290 x 0 mm where 208 x 164 mm print; shrunk to fit, 34 stations crowd together "
+        "('s0', 's1', 's2', 's3', 's4', 's5' and 28 more) at print scale (and 1 more); nothing "
+        "written\n"
+    )

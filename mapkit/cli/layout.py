@@ -10,6 +10,9 @@ import typer
 from mapkit import formats
 from mapkit.cli.common import Paper, fail, loaded_or_fail, map_paths
 
+PROGRESS_AFTER = 1.0
+"""Seconds after which a run whose stderr is not a terminal says what it is doing too."""
+
 LayoutFormat = formats.choices("layout")
 
 
@@ -112,13 +115,18 @@ def layout(
         seed=seed,
         polish=not quick,
     )
-    progress = (lambda s: typer.echo(f"layout: {s}", err=True)) if sys.stderr.isatty() else None
+
+    def progress(step: str) -> None:
+        """Each step on stderr: on a terminal, and elsewhere once the run is a long one."""
+        if sys.stderr.isatty() or time.monotonic() - entered > PROGRESS_AFTER:
+            typer.echo(f"layout: {step}", err=True)
+
     try:
         result = run_layout(city, cfg, doc=loaded.doc, progress=progress)
     except LayoutError as exc:
         fail(f"{path}: {exc}; nothing written", 1)
     if result.report.wagons_unclear:
-        why = next(n for n in result.report.notes if n.startswith("no clear spot"))
+        why = next(n for n in result.report.notes if "no clear spot" in n)
         fail(f"{path}: {why}; nothing written", 1)
     write_text(output, writer.dumps(_rebase_schema(result.doc, path, output)), [path])
     text = formats.write("layout", result.report, format)

@@ -249,6 +249,109 @@ def _refuse_bent_branches(city: CityMap, net, drawn) -> None:
         )
 
 
+def _refuse_unclean(city: CityMap, net, drawn, time_limit: float | None) -> None:
+    """LayoutError naming the first of the best drawing's problems and how many others there
+    are, when it breaks the topology (``report.topology``) or has stations and lines too
+    close at print scale (``engine.printed_problems``): such a drawing is no layout.
+    ``time_limit``: the limit that stopped the search (None: it did not)."""
+    if not drawn.topology and not drawn.conflicts:
+        return
+    from mapkit.layout.coords import box_units, mm_per_unit
+    from mapkit.layout.engine import MIN_SCALE, printed_problems
+    from mapkit.layout.report import topology
+
+    # validate's messages up to their details ("stations 'a' and 'b' nearly touch")
+    printed = [
+        m.split(": ")[0] + " at print scale" for m in printed_problems(city, drawn.xy, drawn.bends)
+    ]
+    live = [p for p, inc in zip(drawn.xy, net.incident, strict=False) if inc]
+    shrunk = mm_per_unit(live) < MIN_SCALE - 1e-9
+    moved = topology(net, net.xy, drawn.xy)
+    problems = printed + moved if shrunk else moved + printed
+    first, more = problems[0], len(problems) - 1
+    found = f"{first}" + (f" (and {more} more)" if more else "")
+    if shrunk:
+        # the sheet shrinks a drawing too big for the paper below the game's sizes
+        w, h = (max(c) - min(c) for c in zip(*live, strict=True))
+        bw, bh = box_units(1.0)
+        raise LayoutError(
+            f"the map does not fit A4 and Letter at the game's sizes: its drawing needs "
+            f"{w * MIN_SCALE:.0f} x {h * MIN_SCALE:.0f} mm where {bw:.0f} x {bh:.0f} mm print; "
+            f"shrunk to fit, {found}"
+            + (f"; the time limit ({time_limit:g} s) stopped the search" if time_limit else "")
+        )
+    raise LayoutError(f"{found}: {_no_clean_drawing(time_limit)}")
+
+
+def _wagons_placed(
+    city: CityMap, doc: dict[str, Any] | None, net, drawn, pinned: set[int], wagon_end: float
+) -> tuple[dict[str, Any], CityMap, Any]:
+    """The map document and model of the best drawing whose wagons all find a clear spot and
+    leave the sheet clean (the search's other drawings, cleanest first, when the best one's
+    do not; the first whose wagons find spots if none leaves it clean; the best one with its
+    roomiest spots if none finds spots), and that drawing. Stops at ``wagon_end``."""
+    from mapkit.layout.engine import sheet_problems
+
+    new_doc, new_city, chosen = None, None, drawn
+    for cand in [drawn, *drawn.others]:
+        cand_doc = _drawn_doc(city, doc, net, cand, pinned)
+        try:
+            depots = place_wagons(build_map(cand_doc), deadline=wagon_end)
+        except WagonError:
+            if time.monotonic() > wagon_end:
+                break
+            continue
+        cand_doc, cand_city = _with_depots(cand_doc, depots, city)
+        if new_doc is None:
+            new_doc, new_city, chosen = cand_doc, cand_city, cand
+        if not sheet_problems(cand_city):
+            return cand_doc, cand_city, cand
+        if time.monotonic() > wagon_end:
+            break
+    if new_doc is None:
+        new_doc = _drawn_doc(city, doc, net, drawn, pinned)
+        depots = place_wagons(build_map(new_doc), strict=False, deadline=wagon_end)
+        new_doc, new_city = _with_depots(new_doc, depots, city)
+    return new_doc, new_city, chosen
+
+
+def _with_depots(
+    doc: dict[str, Any], depots: dict[str, Point], city: CityMap
+) -> tuple[dict[str, Any], CityMap]:
+    """``doc`` with its wagons at ``depots``, normalised, and its model."""
+    from mapkit.mapfile import writer
+
+    for ln in doc["lines"]:
+        x, y = (_num(round(v, 4)) for v in depots[ln["id"]])
+        ln["depot"] = {**ln["depot"], "x": x, "y": y}
+        if "shape" in ln:
+            ln["shape"][0] = [x, y]
+    doc = writer.normalize(doc)
+    return doc, build_map(doc, source=city.source)
+
+
+def _refuse_crowded_wagons(city: CityMap, time_limit: float | None) -> None:
+    """LayoutError when the laid-out map, wagons placed, still has stations or lines too close
+    at print scale (the wagons widen the drawing's extent, so the sheet prints it smaller):
+    the first problem, how many more. ``time_limit``: the limit that stopped the search."""
+    from mapkit.layout.engine import sheet_problems
+
+    problems = sheet_problems(city)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise LayoutError(
+            f"{problems[0].split(': ')[0]} at print scale{more} once the wagons are placed: "
+            + _no_clean_drawing(time_limit)
+        )
+
+
+def _no_clean_drawing(time_limit: float | None) -> str:
+    """Why a refused drawing was the best: the time limit that stopped the search, or none."""
+    if time_limit is not None:
+        return f"no clean drawing within the time limit ({time_limit:g} s)"
+    return "no clean drawing at the game's print sizes on A4 and Letter"
+
+
 def layout(
     city: CityMap,
     config: LayoutConfig = LayoutConfig(),
@@ -260,7 +363,6 @@ def layout(
     from mapkit.layout.engine import run
     from mapkit.layout.network import build_network
     from mapkit.layout.report import measure
-    from mapkit.mapfile import writer
 
     start = time.monotonic() if config.started is None else config.started
     unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
@@ -274,8 +376,9 @@ def layout(
         net, pinned, config.allow_45, search_end, city, progress, config.seed, config.polish
     )
     _refuse_bent_branches(city, net, drawn)
-    notes = []
     late = time.monotonic() > search_end
+    _refuse_unclean(city, net, drawn, config.time_limit if late else None)
+    notes = []
     if drawn.sharp:
         notes.append(
             "45° bends allowed: a line doubles back so sharply that no layout without them "
@@ -288,36 +391,25 @@ def layout(
             f"{config.time_limit:g} s and bend once on the way (135°)"
         )
     wagon_end = start + config.time_limit * WAGON_SHARE
-    # the best drawing whose wagons all find a clear spot (the others, cleanest first, when
-    # the best one's do not); the best one with its roomiest spots if none
-    new_doc, depots = None, None
-    for cand in [drawn, *drawn.others]:
-        cand_doc = _drawn_doc(city, doc, net, cand, pinned)
-        try:
-            depots = place_wagons(build_map(cand_doc), deadline=wagon_end)
-        except WagonError:
-            if time.monotonic() > wagon_end:
-                break
-            continue
-        new_doc, drawn = cand_doc, cand
-        break
-    if new_doc is None:
-        new_doc = _drawn_doc(city, doc, net, drawn, pinned)
-        depots = place_wagons(build_map(new_doc), strict=False, deadline=wagon_end)
-    late = late or time.monotonic() > wagon_end
-    for ln in new_doc["lines"]:
-        x, y = (_num(round(v, 4)) for v in depots[ln["id"]])
-        ln["depot"] = {**ln["depot"], "x": x, "y": y}
-        if "shape" in ln:
-            ln["shape"][0] = [x, y]
-    new_doc = writer.normalize(new_doc)
-    new_city = build_map(new_doc, source=city.source)
+    if progress:
+        progress(f"placing the wagons of {len(city.lines)} lines")
+    new_doc, new_city, drawn = _wagons_placed(city, doc, net, drawn, pinned, wagon_end)
+    wagons_late = time.monotonic() > wagon_end
+    late = late or wagons_late
+    if progress:
+        progress("measuring the layout report")
     report = measure(city, new_city, time.monotonic() - start, drawn.attempts, config.paper)
     tight = {k: v for k, v in wagon_clearance(new_city).items() if v < CLEARANCE_MM - 1e-9}
     if tight:
+        first, *more = sorted(tight)
         notes.append(
-            "no clear spot for the wagon of line "
-            + ", ".join(f"'{k}' ({v:.1f} mm)" for k, v in sorted(tight.items()))
+            (
+                f"the time limit ({config.time_limit:g} s) stopped the wagons' search: "
+                if wagons_late
+                else ""
+            )
+            + f"no clear spot for the wagon of line '{first}' ({tight[first]:.1f} mm)"
+            + (f" and {len(more)} other line(s)" if more else "")
             + f" beside its first station: {CLEARANCE_MM} mm of paper needed on A4 and Letter"
         )
     if late:
@@ -326,6 +418,8 @@ def layout(
             "was done: on a faster or less busy machine the layout may differ (raise "
             "--time-limit for the full search)"
         )
+    if not tight:
+        _refuse_crowded_wagons(new_city, config.time_limit if late else None)
     report.wagons_unclear = sorted(tight)
     report.notes = notes
     return LayoutResult(new_doc, new_city, report)

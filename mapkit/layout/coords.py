@@ -299,7 +299,7 @@ class Repair:
     frozen: dict[int, float]
     banned: set[tuple[int, int]]
     allow_45: bool
-    pricing: Pricing = Pricing()
+    pricing: Pricing = field(default_factory=Pricing)
 
 
 def _choice_rows(p: Program, s, opts: list[tuple[int, int]], xs, ys, big_m: float) -> None:

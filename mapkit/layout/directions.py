@@ -103,10 +103,8 @@ def add_choice(
         cands = candidates(net, e, banned, count)
         if not cands:
             return None
-        pick[e] = [
-            (k, p.binary(deviation_cost(abs(k - theta), pricing.faithful) + _jitter(pricing.seed, e, k)))
-            for k in cands
-        ]
+        cost = {k: deviation_cost(abs(k - theta), pricing.faithful) for k in cands}
+        pick[e] = [(k, p.binary(cost[k] + _jitter(pricing.seed, e, k))) for k in cands]
         p.row({j: 1.0 for _, j in pick[e]}, 1.0, 1.0)
     _add_orders(p, net, pick, fixed)
     _add_bends(p, net, pick, fixed, allow_45)

@@ -155,8 +155,6 @@ def _order_kept(
 def moved(city: CityMap, xy: list[Point], bends: Bends | None = None) -> CityMap:
     """``city`` with its stations at ``xy`` and each line's shape through the bend points
     of its stretches (each wagon at its first station: wagons are placed later)."""
-    from dataclasses import replace
-
     from mapkit.mapfile.model import Depot
 
     stations = tuple(replace(s, x=p[0], y=p[1]) for s, p in zip(city.stations, xy, strict=True))
@@ -173,23 +171,29 @@ def moved(city: CityMap, xy: list[Point], bends: Bends | None = None) -> CityMap
     return replace(city, stations=stations, lines=lines)
 
 
-def printed_conflicts(city: CityMap) -> int:
-    """How many problems validate's geometry layer finds between stations and lines (GEO001,
-    GEO002, GEO007) on ``city`` (a drawing: see ``moved``), on A4 and on Letter."""
+def printed_problems(city: CityMap, xy: list[Point], bends: Bends | None = None) -> list[str]:
+    """The messages of validate's geometry problems between stations and lines once the
+    stations of ``city`` are at ``xy`` (``moved``: the wagons not yet placed)."""
+    return sheet_problems(moved(city, xy, bends))
+
+
+def sheet_problems(city: CityMap) -> list[str]:
+    """The messages of validate's geometry problems between stations and lines (GEO001,
+    GEO002, GEO007) of ``city`` as it is, wagons included, on A4 and then Letter."""
     from shapely import STRtree, points
 
     from mapkit.checks.context import CheckContext
     from mapkit.checks.geometry import _Geo
     from mapkit.mapfile import LoadResult
 
-    count = 0
+    found: list[str] = []
     for paper in ("a4", "letter"):
         ctx = CheckContext(LoadResult("<layout>"), city, paper)
         geo = _Geo(ctx)
         geo.crowding()
         geo.lines_vs_stations(STRtree(points(geo.xy)))
-        count += len(ctx.diagnostics)
-    return count
+        found += [d.message for d in ctx.diagnostics]
+    return found
 
 
 def _shape(ln, where: dict[str, Point], index: dict[str, int],
@@ -436,6 +440,8 @@ class _Search:
         best: Drawn | None = None
         uneven = self.uneven_lines(xy)
         for _ in range(MAX_BEND_ROUNDS):
+            if best is not None and time.monotonic() > self.deadline:
+                break  # the time limit: the best round so far
             if off:
                 for e in sorted(off):
                     for key in [k for k in leave if k[1] == e]:
@@ -488,7 +494,7 @@ class _Search:
         from mapkit.layout.report import bend_score, line_bends, topology
 
         city = moved(self.city, drawn.xy, drawn.bends)
-        drawn.conflicts = printed_conflicts(city)
+        drawn.conflicts = len(sheet_problems(city))
         drawn.topology = len(topology(self.net, self.input_xy, drawn.xy))
         drawn.uneven = len(self.uneven_lines(drawn.xy))
         drawn.bend_score = bend_score(line_bends(city))
