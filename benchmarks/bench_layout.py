@@ -4,7 +4,8 @@ Run by hand: ``python benchmarks/bench_layout.py [--seed N] [--time-limit S]``. 
 in maps/ and benchmarks/maps/ it lays out the map as it is and a copy whose stations are
 jittered (each moved by up to a third of the median stop spacing, seeded: a drawing that is
 not octilinear, as an imported network is), in-process and as a whole ``mapkit layout``
-process, and prints the layout report's figures: share of stretches on the eight directions,
+process, with and without ``--quick`` (the faithful search alone, no polish), and prints the
+layout report's figures: share of stretches on the eight directions,
 bend score (octi's weights: 135° = 1, 90° = 1.5, 45° = 2), hairpins, topology violations,
 wagons without 1.5 mm of paper, and whether the result passes ``validate --strict`` on A4 and
 Letter. Then the map at
@@ -57,25 +58,31 @@ def _jittered(doc: dict, seed: int) -> dict:
 
 
 def _whole_process(
-    path: Path, out: Path, limit: float | None
+    path: Path, out: Path, limit: float | None, quick: bool = False
 ) -> tuple[float, float, float, int, str]:
     """(wall seconds, CPU seconds (user + sys), peak MiB, exit code, last stderr line) of one
-    ``mapkit layout`` process (``limit``: its ``--time-limit``, None for the default)."""
+    ``mapkit layout`` process (``limit``: its ``--time-limit``, None for the default;
+    ``quick``: with ``--quick``, the faithful search alone). The peak is GNU time's: a
+    child forked from this process would report this process's own peak (Linux keeps the
+    high-water mark across fork and exec), and by the shipped maps' turn that is ~140 MiB."""
     args = [sys.executable, "-m", "mapkit", "layout", str(path), "-o", str(out)]
+    if quick:
+        args.append("--quick")
     if limit is not None:
         args += ["--time-limit", str(limit)]
-    with tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as peak:
         t = time.perf_counter()
         proc = subprocess.Popen(
-            args, stdout=subprocess.DEVNULL, stderr=err,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            ["/usr/bin/time", "-q", "-f", "%M", "-o", peak.name, *args],
+            stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, "PYTHONPATH": str(ROOT)},
         )  # fmt: skip
-        _, status, used = os.wait4(proc.pid, 0)  # this child's own resource usage
+        _, status, used = os.wait4(proc.pid, 0)  # time's usage, its child's included
         wall = time.perf_counter() - t
         proc.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         lines = err.read().decode("utf-8", "replace").splitlines()
-    return (wall, used.ru_utime + used.ru_stime, used.ru_maxrss / 1024, proc.returncode,
+        kib = float(peak.read().split()[-1])
+    return (wall, used.ru_utime + used.ru_stime, kib / 1024, proc.returncode,
             lines[-1] if lines else "")  # fmt: skip
 
 
@@ -120,7 +127,8 @@ def main() -> None:
 
     limit = args.time_limit if args.time_limit is not None else LayoutConfig().time_limit
     head = (
-        f"{'map':<22} {'n':>3} {'in-proc':>8} {'process':>8} {'cpu':>6} {'octi':>6} "
+        f"{'map':<22} {'n':>3} {'in-proc':>8} {'process':>8} {'cpu':>6} {'quick':>6} "
+        f"{'cpu':>6} {'q-bends':>7} {'octi':>6} "
         f"{'bends':>6} {'ratio':>5} {'hairp':>5} {'topo':>4} {'bundlx':>6} {'wagons':>6} "
         f"{'strict':>6}"
     )
@@ -138,14 +146,20 @@ def main() -> None:
                 out = Path(tmp) / f"{path.stem}-out.json"
                 out.write_text(writer.dumps(res.doc))
                 wall, cpu, _, code, _ = _whole_process(src, Path(tmp) / "p.json", limit)
+                q_wall, q_cpu, _, q_code, _ = _whole_process(src, Path(tmp) / "q.json", limit, True)
+                q_bends = (
+                    layout(city, LayoutConfig(time_limit=limit, polish=False), doc=d).report
+                ).bend_score
                 rep = res.report
                 print(
                     f"{path.stem + label:<22} {len(city.stations):>3} {inproc:7.2f}s "
-                    f"{wall:7.2f}s {cpu:5.2f}s {rep.octilinear_share:6.0%} "
+                    f"{wall:7.2f}s {cpu:5.2f}s {q_wall:5.2f}s {q_cpu:5.2f}s {q_bends:7g} "
+                    f"{rep.octilinear_share:6.0%} "
                     f"{rep.bend_score:6g} {_spacing_ratio(res.city):5.2f} {rep.hairpins:>5} "
                     f"{rep.topology_violations:>4} {rep.bundle_crossings:>6} "
                     f"{len(rep.wagons_unclear):>6} {'yes' if _strict_ok(out) else 'no':>6}"
                     + ("" if code == 0 else f"  (process exit {code})")
+                    + ("" if q_code == 0 else f"  (--quick exit {q_code})")
                     + (
                         "  (stopped by the time limit)"
                         if any("time limit" in n for n in rep.notes)

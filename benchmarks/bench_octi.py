@@ -11,7 +11,9 @@ favourable to the baseline among its most faithful drawings), and ``mapkit.layou
 its defaults. Both drawings are maps, measured by the same function (mapkit/layout/report.py's
 ``measure``): bend score under octi's weights (135° = 1, 90° = 1.5, 45° = 2), hairpins, share
 of stretches on the eight directions, topology violations against the input; edge crossings are
-counted on the drawn polylines (bends included) by :func:`drawn_crossings`, for both. Times are
+counted on the drawn polylines (bends included) by :func:`drawn_crossings`, for both; "close"
+is how many of validate's print-scale problems between stations and lines (GEO001, GEO002,
+GEO007 on A4 and Letter: ``engine.sheet_problems``) the drawing has. Times are
 in-process: the baseline's for its chosen grid and for all its grids, mapkit's for the whole
 call (wagons and report included).
 """
@@ -73,13 +75,14 @@ def main() -> None:
     import octi_baseline as ob
 
     from mapkit.layout import LayoutConfig, layout
+    from mapkit.layout.engine import sheet_problems
     from mapkit.layout.report import measure
     from mapkit.mapfile import load_source, writer
 
     print(
         f"{'network':<22} {'n':>3} | baseline (grid): {'bends':>6} {'hairp':>5} {'octi':>5} "
-        f"{'cross':>5} {'topo':>4} {'time':>6} {'all':>6} | mapkit: {'bends':>6} {'hairp':>5} "
-        f"{'octi':>5} {'cross':>5} {'topo':>4} {'time':>6}"
+        f"{'cross':>5} {'topo':>4} {'close':>5} {'time':>6} {'all':>6} | mapkit: {'bends':>6} "
+        f"{'hairp':>5} {'octi':>5} {'cross':>5} {'topo':>4} {'close':>5} {'time':>6}"
     )
     totals = {"baseline": 0.0, "mapkit": 0.0}
     with tempfile.TemporaryDirectory() as tmp:
@@ -99,12 +102,13 @@ def main() -> None:
                 base_cols = (
                     f"({best.cell_share:4g}) {base.bend_score:6g} {base.hairpins:>5} "
                     f"{base.octilinear_share:5.0%} {drawn_crossings(best.city):>5} "
-                    f"{base.topology_violations:>4} {best.seconds:5.1f}s "
+                    f"{base.topology_violations:>4} {len(sheet_problems(best.city)):>5} "
+                    f"{best.seconds:5.1f}s "
                     f"{sum(d.seconds for d in tried):5.1f}s"
                 )
                 note = "" if best.relaxed == 0 else f"  (baseline relaxed {best.relaxed} edges)"
             except ob.RoutingError as exc:
-                base, base_cols, note = None, f"{'no drawing':>52}", f"  (baseline: {exc})"
+                base, base_cols, note = None, f"{'no drawing':>58}", f"  (baseline: {exc})"
             t = time.perf_counter()
             res = layout(city, LayoutConfig(time_limit=args.time_limit), doc=doc)
             took = time.perf_counter() - t
@@ -115,7 +119,8 @@ def main() -> None:
             print(
                 f"{label:<22} {len(city.stations):>3} | {base_cols} | mapkit: "
                 f"{rep.bend_score:6g} {rep.hairpins:>5} {rep.octilinear_share:5.0%} "
-                f"{drawn_crossings(res.city):>5} {rep.topology_violations:>4} {took:5.1f}s{note}"
+                f"{drawn_crossings(res.city):>5} {rep.topology_violations:>4} "
+                f"{len(sheet_problems(res.city)):>5} {took:5.1f}s{note}"
             )
     print(
         "bend score summed over the networks both drew: "

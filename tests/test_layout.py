@@ -345,20 +345,6 @@ def test_the_polish_straightens_a_zigzag_the_faithful_drawing_follows() -> None:
     assert ys["a"] == ys["b"] == ys["c"] == ys["d"] == ys["e"]
 
 
-def test_straightened_runs_lie_evenly_on_the_chord_between_their_ends() -> None:
-    from mapkit.layout.network import straightened
-    from mapkit.mapfile.model import build_map
-
-    net = build_network(build_map(ZIGZAG))
-    xy = dict(zip(net.ids, straightened(net, set()).xy, strict=True))
-    # a-b-c: b passes through (c is where B meets A); c-d-e: d passes through
-    assert xy["b"] == (10.0, 0.0) and xy["d"] == (30.0, 0.0)
-    assert xy["f"] == (20.0, 20.0)  # B's only stop between c and its end g: midway
-    assert xy["a"] == (0, 0) and xy["c"] == (20, 0)
-    kept = dict(zip(net.ids, straightened(net, {net.ids.index("b")}).xy, strict=True))
-    assert kept["b"] == (10, 8)  # a pinned station stays where it is
-
-
 TIES = _doc(
     [
         ("a", 0, 0),
@@ -552,4 +538,29 @@ def test_a_map_too_big_for_the_paper_is_one_line(tmp_path) -> None:
         "needs 290 x 0 mm where 208 x 164 mm print; shrunk to fit, 34 stations crowd together "
         "('s0', 's1', 's2', 's3', 's4', 's5' and 28 more) at print scale (and 1 more); nothing "
         "written\n"
+    )
+
+
+def test_a_station_with_more_stretches_than_directions_is_named() -> None:
+    """Nine stretches leave the hub: the eight directions cannot hold them, and the search
+    says so at once (not the time limit), naming the hub."""
+    from mapkit.layout import LayoutError
+    from mapkit.mapfile.model import build_map
+
+    colours = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+               "#7f7f7f", "#17becf"]  # fmt: skip
+    spokes = [
+        (f"o{k}", round(20 * math.cos(2 * math.pi * k / 9), 2),
+         round(20 * math.sin(2 * math.pi * k / 9), 2))
+        for k in range(9)
+    ]  # fmt: skip
+    doc = _doc(
+        [("hub", 0, 0), *spokes],
+        [(chr(65 + k), colours[k], ["hub", f"o{k}"]) for k in range(9)],
+    )
+    with pytest.raises(LayoutError) as exc:
+        layout(build_map(doc), LayoutConfig(), doc=doc)
+    assert str(exc.value) == (
+        "no octilinear directions keep the order of the lines at every station among each "
+        "stretch's nearest directions (the tightest: station 'hub')"
     )

@@ -32,8 +32,8 @@ __all__ = [
 
 Point = tuple[float, float]
 MAX_DENOMINATOR = 12
-SEARCH_SHARE = 0.5
-WAGON_SHARE = 0.75
+SEARCH_SHARE = 0.7
+WAGON_SHARE = 0.85
 """The layout's search stops at this share of the time limit, the wagons' at that: the
 rest is for measuring the report and writing the map, so the whole run keeps the limit."""
 
@@ -287,10 +287,12 @@ def _wagons_placed(
     city: CityMap, doc: dict[str, Any] | None, net, drawn, pinned: set[int], wagon_end: float
 ) -> tuple[dict[str, Any], CityMap, Any]:
     """The map document and model of the best drawing whose wagons all find a clear spot and
-    leave the sheet clean (the search's other drawings, cleanest first, when the best one's
-    do not; the first whose wagons find spots if none leaves it clean; the best one with its
-    roomiest spots if none finds spots), and that drawing. Stops at ``wagon_end``."""
-    from mapkit.layout.engine import sheet_problems
+    leave the sheet clean, bringing no more lines too alike in colour together than the
+    drawing did (their lead-ins are drawn lines too), and that drawing. The search's other
+    drawings are tried, cleanest first, when the best one's wagons fail; if none leaves the
+    sheet clean, the first whose wagons find spots; if none finds spots, the best one with
+    its roomiest spots. Stops at ``wagon_end``."""
+    from mapkit.layout.engine import colour_clashes, sheet_problems
 
     new_doc, new_city, chosen = None, None, drawn
     for cand in [drawn, *drawn.others]:
@@ -304,7 +306,7 @@ def _wagons_placed(
         cand_doc, cand_city = _with_depots(cand_doc, depots, city)
         if new_doc is None:
             new_doc, new_city, chosen = cand_doc, cand_city, cand
-        if not sheet_problems(cand_city):
+        if not sheet_problems(cand_city) and colour_clashes(cand_city) <= cand.clashes:
             return cand_doc, cand_city, cand
         if time.monotonic() > wagon_end:
             break

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from mapkit.mapfile.model import CityMap
 
@@ -191,46 +191,3 @@ def subdivide(
                 turns.append(Turn(line, p, f, g))
     out = Network(ids, xy, stretches, incident, turns, lines_at, bends, least)
     return out, direction, {f: e for e, chain in legs.items() for f in chain}
-
-
-def straightened(net: Network, keep: set[int]) -> Network:
-    """``net`` with every run of pass-through stations (two stretches carrying the same
-    lines, not in ``keep``) moved onto the straight line between the stations at its ends,
-    evenly spaced: octi's contraction of degree-2 chains, as an input. A layout of it
-    bends where lines meet rather than along the way; its topology is still judged
-    against ``net``'s."""
-
-    def passing(n: int) -> bool:
-        inc = net.incident[n]
-        return (
-            n not in keep
-            and len(inc) == 2
-            and set(net.stretches[inc[0]].lines) == set(net.stretches[inc[1]].lines)
-        )
-
-    xy = list(net.xy)
-    done: set[int] = set()
-    for n in range(len(net.ids)):
-        if n in done or not passing(n):
-            continue
-        run = [n]
-        done.add(n)
-        ends = []
-        for e in net.incident[n]:
-            side, at = [], n
-            while True:
-                at = net.other(e, at)
-                if at in done or not passing(at):
-                    ends.append(at)
-                    break
-                done.add(at)
-                side.append(at)
-                e = next(f for f in net.incident[at] if f != e)
-            run = side[::-1] + run if not ends[:-1] else run + side
-        if ends[0] == ends[1] or any(passing(m) for m in ends):
-            continue  # a ring (alone, or hanging off one station): no chord to put it on
-        (ax, ay), (bx, by) = net.xy[ends[0]], net.xy[ends[1]]
-        for i, m in enumerate(run, start=1):
-            t = i / (len(run) + 1)
-            xy[m] = (ax + (bx - ax) * t, ay + (by - ay) * t)
-    return replace(net, xy=xy)

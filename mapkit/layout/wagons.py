@@ -100,6 +100,9 @@ class _Sheet:
     mark_tree: object
     centre_tree: object
     segment_tree: object
+    alike: dict[str, set[str]]
+    """By line, the lines too alike in colour for its lead-in to come within validate's
+    ``MEET_MM`` of (see ``_alike``)."""
 
     @classmethod
     def of(cls, city: CityMap, paper: str) -> _Sheet:
@@ -125,6 +128,7 @@ class _Sheet:
         mark_arr = np.array(marks, dtype=object)
         centres = points([sheet.stations[i] for i in ids])
         seg_arr = linestrings(segs) if segs else np.array([], dtype=object)
+        seg_tree = STRtree(seg_arr)
         return cls(
             sheet,
             ids,
@@ -135,8 +139,33 @@ class _Sheet:
             segs,
             STRtree(mark_arr),
             STRtree(centres),
-            STRtree(seg_arr),
+            seg_tree,
+            _alike(city, seg_arr, seg_line),
         )
+
+
+def _alike(city: CityMap, segments, segment_line: list[str]) -> dict[str, set[str]]:
+    """The pairs of lines that validate's DES003 would warn about once they come within
+    ``MEET_MM`` of each other: no station in common, colours told apart only while apart,
+    and their lines (lead-ins left out) not yet that near; by line, both ways."""
+    import numpy as np
+    import shapely
+
+    from mapkit.checks.design import MEET_MM, pair_likeness
+
+    out: dict[str, set[str]] = {ln.id: set() for ln in city.lines}
+    line_of = np.array(segment_line, dtype=object)
+    for a, b in itertools.combinations(city.lines, 2):
+        if set(a.stops) & set(b.stops) or a.color == b.color:
+            continue
+        if pair_likeness(a.color, b.color, False) or not pair_likeness(a.color, b.color, True):
+            continue
+        ga = shapely.union_all(segments[line_of == a.id])
+        gb = shapely.union_all(segments[line_of == b.id])
+        if ga.is_empty or gb.is_empty or shapely.distance(ga, gb) >= MEET_MM:
+            out[a.id].add(b.id)
+            out[b.id].add(a.id)
+    return out
 
 
 def _seg_rect(a: Point, b: Point, r: Rect) -> float:
@@ -187,13 +216,29 @@ def _clearance(
         need = m.line_w / 2 + CLEARANCE_MM
         if _box_gap(anchor, first, w) < need and _seg_rect(anchor, first, w) < need:
             return -1.0
-    # the lead-in: clear of other stations, and never along another line beyond the first stop
+    return best if _lead_in_ok(ln, anchor, first, sh) else -1.0
+
+
+def _lead_in_ok(ln: Line, anchor: Point, first: Point, sh: _Sheet) -> bool:
+    """Whether the lead-in from the wagon at ``anchor`` to the first stop keeps clear of the
+    other stations and of lines too alike in colour (``_Sheet.alike``), and never runs
+    along another line beyond the first stop (crossing one at 45° or more is fine)."""
+    import shapely
+
+    m = METRICS
     lead = shapely.LineString([anchor, first])
     reach = m.station_r + m.line_w / 2 + m.near_line + 0.3
     near = sh.centre_tree.query(_grown(lead, reach))
     for k in near.tolist():
         if sh.ids[k] != ln.stops[0] and shapely.distance(lead, sh.centres[k]) < reach:
-            return -1.0
+            return False
+    alike = sh.alike.get(ln.id)
+    if alike:
+        from mapkit.checks.design import MEET_MM
+
+        for k in sh.segment_tree.query(_grown(lead, MEET_MM)).tolist():
+            if sh.segment_line[k] in alike and shapely.distance(lead, sh.segments[k]) < MEET_MM:
+                return False  # validate would find the two lines meet: DES003
     out = _trim(anchor, first, m.station_r + 1.0)
     if out is not None and len(sh.segments):
         gap = m.line_w + m.parallel_gap
@@ -204,8 +249,8 @@ def _clearance(
                 and shapely.distance(stub, sh.segments[k]) < gap
                 and not _square_crossing(out, sh.segment_ends[k])
             ):
-                return -1.0
-    return best
+                return False
+    return True
 
 
 def _grown(geom, by: float):
