@@ -198,15 +198,16 @@ def test_identical_lines_are_told_apart_in_one_merged_step() -> None:
 
 def test_a_candidate_that_does_not_validate_is_never_measured() -> None:
     doc = json.loads((ROOT / "maps" / "berlin.json").read_text())
-    doc["lines"][0]["windows"] = 4  # A's wagon grows over a station
+    h = next(i for i, ln in enumerate(doc["lines"]) if ln["id"] == "H")
+    doc["lines"][h]["windows"] = 3  # H's wagon grows over a station
     assert validation_errors(doc) == ["GEO005"]
     assert evaluate(Task(doc, TuneConfig(games=10), 0)) is None
     # with its wagon placed again by the layout, the same edit is a valid map, and measured
-    ev = evaluate(Task(doc, TuneConfig(games=10), 0, ("A",)))
-    assert ev is not None and ev.moved == ("A",) and validation_errors(ev.doc) == []
-    assert ev.doc["lines"][0]["depot"] != doc["lines"][0]["depot"]
-    assert [ln for ln in ev.doc["lines"] if ln["id"] != "A"] == [
-        ln for ln in doc["lines"] if ln["id"] != "A"
+    ev = evaluate(Task(doc, TuneConfig(games=10), 0, ("H",)))
+    assert ev is not None and ev.moved == ("H",) and validation_errors(ev.doc) == []
+    assert ev.doc["lines"][h]["depot"] != doc["lines"][h]["depot"]
+    assert [ln for ln in ev.doc["lines"] if ln["id"] != "H"] == [
+        ln for ln in doc["lines"] if ln["id"] != "H"
     ]
 
 
