@@ -564,3 +564,51 @@ def test_a_station_with_more_stretches_than_directions_is_named() -> None:
         "no octilinear directions keep the order of the lines at every station among each "
         "stretch's nearest directions (the tightest: station 'hub')"
     )
+
+
+ALIKE = _doc(
+    [("n1", 0, 0), ("n2", 0, -10), ("o1", -10, 2.2), ("o2", 10, 2.2), ("p1", -10, 12),
+     ("p2", 10, 12)],
+    [("N", "#586264", ["n1", "n2"]), ("O", "#008574", ["o1", "o2"]),
+     ("P", "#d62728", ["p1", "p2"])],
+)  # fmt: skip
+ALIKE["lines"][1]["depot"] = {"x": -10, "y": 2.2}
+ALIKE["lines"][2]["depot"] = {"x": -10, "y": 12}
+"""Two lines with no station in common whose colours (Tube Town's N and O) look alike with
+deuteranopia once they meet, 17 mm apart at print scale; N's wagon straight on from its
+first stretch would sit between them."""
+
+
+def test_colour_clashes_count_alike_lines_the_drawing_brings_together() -> None:
+    from dataclasses import replace
+
+    from mapkit.layout.engine import colour_clashes
+    from mapkit.mapfile.model import build_map
+
+    city = build_map(ALIKE)
+    assert colour_clashes(city) == 0
+    near = replace(
+        city, stations=tuple(replace(s, y=1.5) if s.id == "n1" else s for s in city.stations)
+    )
+    assert colour_clashes(near) == 1
+    recoloured = replace(
+        city, lines=tuple(replace(ln, color="#d62728") if ln.id == "O" else ln for ln in city.lines)
+    )
+    assert colour_clashes(replace(recoloured, stations=near.stations)) == 0
+
+
+def test_a_wagon_lead_in_keeps_away_from_a_line_too_alike_to_meet(monkeypatch) -> None:
+    """validate's DES003 counts a wagon's lead-in as its line: N's wagon straight on from its
+    first stretch would bring N within 10 mm of O, so it goes elsewhere."""
+    from mapkit.checks import design
+    from mapkit.layout.engine import colour_clashes
+    from mapkit.layout.wagons import _with_depots
+    from mapkit.mapfile.model import build_map
+
+    city = build_map(ALIKE)
+    placed = _with_depots(city, place_wagons(city))
+    assert colour_clashes(placed) == 0
+    monkeypatch.setattr(design, "alike_when_near", lambda city: [])
+    blind = _with_depots(city, place_wagons(city))
+    monkeypatch.undo()
+    assert colour_clashes(blind) == 1  # without the rule, the lead-in meets O

@@ -126,6 +126,19 @@ def meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str | None]]:
     return out
 
 
+def alike_when_near(city: CityMap) -> list[tuple[Line, Line]]:
+    """The pairs of lines whose DES003 warning depends on the drawing alone: no station in
+    common, colours told apart while the lines stay apart but not once they come within
+    ``MEET_MM`` (what the layout and the wagons' lead-ins must keep apart)."""
+    out = []
+    for a, b in itertools.combinations(city.lines, 2):
+        if a.color == b.color or set(a.stops) & set(b.stops):
+            continue
+        if pair_likeness(a.color, b.color, True) and not pair_likeness(a.color, b.color, False):
+            out.append((a, b))
+    return out
+
+
 @dataclass(frozen=True)
 class Likeness:
     """Why two colours (or a colour and the sheet) are too alike: under which vision, by

@@ -191,25 +191,25 @@ def sheet_problems(city: CityMap) -> list[str]:
 
 
 def colour_clashes(city: CityMap) -> int:
-    """Pairs of lines with no station in common whose colours validate's DES003 tells apart
-    only while the lines stay apart, and whose drawn lines come within ``MEET_MM`` of each
-    other on A4 or Letter: the warnings a drawing causes (a pair that shares a station, or
-    is too alike even apart, is the map's and not the drawing's)."""
-    from mapkit.checks.context import CheckContext
-    from mapkit.checks.design import meeting_pairs, pair_likeness
-    from mapkit.mapfile import LoadResult
+    """Pairs of lines too alike in colour to meet (``design.alike_when_near``) whose drawn
+    lines come within ``MEET_MM`` of each other on A4 or Letter: the DES003 warnings a
+    drawing causes."""
+    from shapely import MultiLineString
 
-    pairs = set()
-    for paper in ("a4", "letter"):
-        ctx = CheckContext(LoadResult("<layout>"), city, paper)
-        for a, b, where in meeting_pairs(ctx):
-            if where is None or set(a.stops) & set(b.stops):
-                continue
-            if a.color == b.color or pair_likeness(a.color, b.color, False):
-                continue
-            if pair_likeness(a.color, b.color, True):
-                pairs.add((a.id, b.id))
-    return len(pairs)
+    from mapkit.checks.design import MEET_MM, alike_when_near
+    from mapkit.sheet import layout
+
+    pairs = alike_when_near(city)
+    if not pairs:
+        return 0
+    sheets = [layout(city, paper) for paper in ("a4", "letter")]
+    return sum(
+        any(
+            MultiLineString(sh.line_paths(a)).distance(MultiLineString(sh.line_paths(b))) < MEET_MM
+            for sh in sheets
+        )
+        for a, b in pairs
+    )
 
 
 def _shape(ln, where: dict[str, Point], index: dict[str, int],

@@ -145,21 +145,16 @@ class _Sheet:
 
 
 def _alike(city: CityMap, segments, segment_line: list[str]) -> dict[str, set[str]]:
-    """The pairs of lines that validate's DES003 would warn about once they come within
-    ``MEET_MM`` of each other: no station in common, colours told apart only while apart,
-    and their lines (lead-ins left out) not yet that near; by line, both ways."""
+    """By line (both ways), the lines too alike in colour to meet (``design.
+    alike_when_near``) whose lines, lead-ins left out, do not yet come within ``MEET_MM``."""
     import numpy as np
     import shapely
 
-    from mapkit.checks.design import MEET_MM, pair_likeness
+    from mapkit.checks.design import MEET_MM, alike_when_near
 
     out: dict[str, set[str]] = {ln.id: set() for ln in city.lines}
     line_of = np.array(segment_line, dtype=object)
-    for a, b in itertools.combinations(city.lines, 2):
-        if set(a.stops) & set(b.stops) or a.color == b.color:
-            continue
-        if pair_likeness(a.color, b.color, False) or not pair_likeness(a.color, b.color, True):
-            continue
+    for a, b in alike_when_near(city):
         ga = shapely.union_all(segments[line_of == a.id])
         gb = shapely.union_all(segments[line_of == b.id])
         if ga.is_empty or gb.is_empty or shapely.distance(ga, gb) >= MEET_MM:
