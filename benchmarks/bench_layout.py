@@ -122,7 +122,7 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"seed {seed}, load average {load:.1f} on {os.cpu_count()} cores")
 
-    from mapkit.layout import LayoutConfig, layout
+    from mapkit.layout import LayoutConfig, LayoutError, layout
     from mapkit.mapfile import load_source, writer
 
     limit = args.time_limit if args.time_limit is not None else LayoutConfig().time_limit
@@ -141,7 +141,14 @@ def main() -> None:
                 src.write_text(writer.dumps(d))
                 city = load_source(src.read_bytes(), str(src)).map
                 t = time.perf_counter()
-                res = layout(city, LayoutConfig(time_limit=limit), doc=d)
+                try:
+                    res = layout(city, LayoutConfig(time_limit=limit), doc=d)
+                except LayoutError as exc:
+                    took = time.perf_counter() - t
+                    print(
+                        f"{path.stem + label:<22} {len(city.stations):>3} {took:7.2f}s refused: {exc}"
+                    )
+                    continue
                 inproc = time.perf_counter() - t
                 out = Path(tmp) / f"{path.stem}-out.json"
                 out.write_text(writer.dumps(res.doc))

@@ -74,7 +74,7 @@ def main() -> None:
 
     import octi_baseline as ob
 
-    from mapkit.layout import LayoutConfig, layout
+    from mapkit.layout import LayoutConfig, LayoutError, layout
     from mapkit.layout.engine import sheet_problems
     from mapkit.layout.report import measure
     from mapkit.mapfile import load_source, writer
@@ -110,7 +110,11 @@ def main() -> None:
             except ob.RoutingError as exc:
                 base, base_cols, note = None, f"{'no drawing':>58}", f"  (baseline: {exc})"
             t = time.perf_counter()
-            res = layout(city, LayoutConfig(time_limit=args.time_limit), doc=doc)
+            try:
+                res = layout(city, LayoutConfig(time_limit=args.time_limit), doc=doc)
+            except LayoutError as exc:
+                print(f"{label:<22} {len(city.stations):>3} | {base_cols} | mapkit refused: {exc}")
+                continue
             took = time.perf_counter() - t
             rep = res.report
             if base is not None:
