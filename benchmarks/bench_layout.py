@@ -145,9 +145,8 @@ def main() -> None:
                     res = layout(city, LayoutConfig(time_limit=limit), doc=d)
                 except LayoutError as exc:
                     took = time.perf_counter() - t
-                    print(
-                        f"{path.stem + label:<22} {len(city.stations):>3} {took:7.2f}s refused: {exc}"
-                    )
+                    name = f"{path.stem + label:<22} {len(city.stations):>3}"
+                    print(f"{name} {took:7.2f}s refused: {exc}")
                     continue
                 inproc = time.perf_counter() - t
                 out = Path(tmp) / f"{path.stem}-out.json"
