@@ -214,9 +214,11 @@ def choose(
     allow_45: bool,
     time_limit: float,
     pricing: Pricing = Pricing(),
+    nodes: int | None = None,
 ) -> Choice | None:
-    """The cheapest directions keeping every station's cyclic order; None if there is none
-    within the candidates (or the time limit).
+    """The cheapest directions keeping every station's cyclic order (the best found within
+    ``nodes`` branch-and-bound nodes, when given); None if there is none within the
+    candidates (or the time limit).
 
     ``frozen``: stretches between two pinned stations, with the angle they keep.
     """
@@ -231,14 +233,14 @@ def choose(
         left = deadline - time.monotonic()
         if pick is None or left <= 0:
             return None
-        sol = p.solve(left)
+        sol = p.solve(left, nodes)
         if sol.ok:
             return Choice(picked(pick, sol.values), sol.objective)
     if not allow_45:
         # a line doubling back more sharply than 90° in the input: a 45° bend is the least
         # change that keeps the order of the lines at its station
         left = deadline - time.monotonic()
-        got = choose(net, frozen, banned, True, left, pricing) if left > 0 else None
+        got = choose(net, frozen, banned, True, left, pricing, nodes) if left > 0 else None
         if got is not None:
             return Choice(got.direction, got.cost, sharp=True)
     return None

@@ -45,6 +45,10 @@ MAX_ATTEMPTS = 8
 """The search's work: at most this many placements (then the best of them is kept)."""
 
 
+POLISH_NODES = 1
+"""A polishing search's direction program stops at the end of its root node (counted work:
+HiGHS closes most of them there; Madrid's cheapest-faithfulness one would branch on for
+2.5 s more to prove the same directions within the gap)."""
 POLISH = (0.3, 0.15, 0.08)
 """The faithfulness (``Pricing.faithful``) of the polishing searches run after the
 faithful one, cheapest first: directions priced nearer to their bends than to the input's
@@ -329,7 +333,8 @@ class _Search:
         polishing: bool = False,
     ) -> None:
         """``polishing``: a polishing search (``POLISH``), whose stretches off their
-        direction and clearances unmet end it instead of being repaired."""
+        direction and clearances unmet end it instead of being repaired, and whose direction
+        program stops after ``POLISH_NODES`` branch-and-bound nodes."""
         lengths = [math.dist(net.xy[s.u], net.xy[s.v]) for s in net.stretches]
         lengths = [d for d in lengths if d > 0]
         if not lengths:
@@ -416,8 +421,9 @@ class _Search:
         """New directions for every stretch; False when there are none."""
         left = self.deadline - time.monotonic()
         choice = choose(
-            self.net, self.frozen, self.banned, self.allow_45, max(left, 0.05), self.pricing
-        )
+            self.net, self.frozen, self.banned, self.allow_45, max(left, 0.05), self.pricing,
+            POLISH_NODES if self.polishing else None,
+        )  # fmt: skip
         if choice is None:
             return False
         self.direction = choice.direction
