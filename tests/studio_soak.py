@@ -56,8 +56,9 @@ class Tab:
 
 def soak(port: int, token: str, *, tabs: int, seconds: float, edits: int) -> SoakResult:
     """``tabs`` tabs edit station positions (each PUT against the revision it last saw)
-    while a hostile tab sends bodies and save paths no map allows, until ``edits`` edits
-    were accepted or ``seconds`` passed."""
+    while a hostile tab sends every body and save path no map allows (and a request without
+    the token) once, then more of them at random, until ``edits`` edits were accepted or
+    ``seconds`` passed."""
     result = SoakResult()
     lock = threading.Lock()
     stop = time.monotonic() + seconds
@@ -93,6 +94,16 @@ def soak(port: int, token: str, *, tabs: int, seconds: float, edits: int) -> Soa
     def hostile(seed: int) -> None:
         rnd = random.Random(seed)
         tab = Tab(port, token)
+        # each hostile request once, however fast the editors reach their count; then more
+        for body in HOSTILE_BODIES:
+            start = time.monotonic()
+            record(tab.call("PUT", "/api/map", body)[0], time.monotonic() - start)
+        for path in HOSTILE_SAVES:
+            body = json.dumps({"path": path, "overwrite": True}).encode()
+            start = time.monotonic()
+            record(tab.call("POST", "/api/save", body)[0], time.monotonic() - start)
+        start = time.monotonic()
+        record(tab.call("PUT", "/api/map", b"{}", token=False)[0], time.monotonic() - start)
         while time.monotonic() < stop and result.edits < edits:
             kind = rnd.random()
             start = time.monotonic()
