@@ -32,6 +32,7 @@ from mapkit.checks import colour
 from mapkit.checks.completion import completion_chance, min_windows, structure
 from mapkit.checks.context import CheckContext
 from mapkit.mapfile.model import CityMap, Line
+from mapkit.sheet import SheetLayout
 
 MIN_CHANCE = 0.05
 MEET_MM = 10.0
@@ -101,16 +102,25 @@ def completion(ctx: CheckContext) -> dict[str, float | None]:
     return chances
 
 
-def meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str | None]]:
-    """Every pair of lines, with where they meet (None for a pair that never meets)."""
+def drawn_line(sheet: SheetLayout, ln: Line):
+    """Line ``ln`` as printed on ``sheet`` (every branch, the wagon's lead-in included), as
+    one shapely geometry; None when its points are not all finite and in range."""
     from shapely import MultiLineString
 
-    city, sheet = ctx.city, ctx.sheet
-    geoms = {}
-    for ln in city.lines:
-        paths = sheet.line_paths(ln)  # a branching line's every branch
-        ok = all(len(pts) >= 2 and all(abs(v) < 1e12 for p in pts for v in p) for pts in paths)
-        geoms[ln.id] = MultiLineString(paths) if ok else None
+    paths = sheet.line_paths(ln)
+    ok = all(len(pts) >= 2 and all(abs(v) < 1e12 for p in pts for v in p) for pts in paths)
+    return MultiLineString(paths) if ok else None
+
+
+def line_gap(a, b) -> float:
+    """The paper between two ``drawn_line`` geometries, in mm (inf when either is None)."""
+    return a.distance(b) if a is not None and b is not None else math.inf
+
+
+def meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str | None]]:
+    """Every pair of lines, with where they meet (None for a pair that never meets)."""
+    city = ctx.city
+    geoms = {ln.id: drawn_line(ctx.sheet, ln) for ln in city.lines}
     stops = {ln.id: set(ln.stops) for ln in city.lines}
     out: list[tuple[Line, Line, str | None]] = []
     for a, b in itertools.combinations(city.lines, 2):
@@ -119,8 +129,7 @@ def meeting_pairs(ctx: CheckContext) -> list[tuple[Line, Line, str | None]]:
             first = next(s for s in a.stops if s in common)
             out.append((a, b, f"they meet at station '{first}'"))
             continue
-        ga, gb = geoms[a.id], geoms[b.id]
-        d = ga.distance(gb) if ga is not None and gb is not None else math.inf
+        d = line_gap(geoms[a.id], geoms[b.id])
         where = f"their lines come within {d:.1f} mm of each other" if d < MEET_MM else None
         out.append((a, b, where))
     return out

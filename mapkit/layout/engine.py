@@ -27,7 +27,7 @@ from mapkit.layout.coords import (
 )
 from mapkit.layout.directions import Pricing, choose, crowded
 from mapkit.layout.network import Cut, Network, subdivide
-from mapkit.mapfile.model import CityMap
+from mapkit.mapfile.model import CityMap, Depot
 
 Point = tuple[float, float]
 TARGET_SPACING = 1.3
@@ -54,9 +54,10 @@ POLISH = (0.3, 0.15, 0.08)
 faithful one, cheapest first: directions priced nearer to their bends than to the input's
 angles. A polishing search places its directions and shrinks the scale to fit the paper but
 repairs nothing; a drawing of theirs wins when it is as clean as the faithful one and has a
-lower bend score. Measured on the shipped and benchmark maps (bench_octi.py): 0.3 wins
-Madrid and LA, 0.15 Paris and Berlin jittered, 0.08 Amsterdam, Berlin and Tube Town; the
-input with its pass-through runs straightened won none."""
+lower bend score. Measured one price at a time (bench_octi.py's networks, 3 Dec, on the maps
+as drawn before the polish re-laid them): 0.3 won Madrid and LA, 0.15 Paris and Berlin
+jittered, 0.08 Amsterdam, Berlin and Tube Town; a start from the input with its
+pass-through runs straightened won none."""
 RATIO_STEP = 4.0
 """How much more even spacing is priced in each retry of a clean but uneven drawing."""
 
@@ -153,8 +154,6 @@ def _order_kept(
 def moved(city: CityMap, xy: list[Point], bends: Bends | None = None) -> CityMap:
     """``city`` with its stations at ``xy`` and each line's shape through the bend points
     of its stretches (each wagon at its first station: wagons are placed later)."""
-    from mapkit.mapfile.model import Depot
-
     stations = tuple(replace(s, x=p[0], y=p[1]) for s, p in zip(city.stations, xy, strict=True))
     where = {s.id: (s.x, s.y) for s in stations}
     index = {s.id: i for i, s in enumerate(city.stations)}
@@ -198,9 +197,7 @@ def colour_clashes(city: CityMap) -> int:
     """Pairs of lines too alike in colour to meet (``design.alike_when_near``) whose drawn
     lines come within ``MEET_MM`` of each other on A4 or Letter: the DES003 warnings a
     drawing causes."""
-    from shapely import MultiLineString
-
-    from mapkit.checks.design import MEET_MM, alike_when_near
+    from mapkit.checks.design import MEET_MM, alike_when_near, drawn_line, line_gap
     from mapkit.sheet import layout
 
     pairs = alike_when_near(city)
@@ -208,10 +205,7 @@ def colour_clashes(city: CityMap) -> int:
         return 0
     sheets = [layout(city, paper) for paper in ("a4", "letter")]
     return sum(
-        any(
-            MultiLineString(sh.line_paths(a)).distance(MultiLineString(sh.line_paths(b))) < MEET_MM
-            for sh in sheets
-        )
+        any(line_gap(drawn_line(sh, a), drawn_line(sh, b)) < MEET_MM for sh in sheets)
         for a, b in pairs
     )
 

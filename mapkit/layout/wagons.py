@@ -128,7 +128,6 @@ class _Sheet:
         mark_arr = np.array(marks, dtype=object)
         centres = points([sheet.stations[i] for i in ids])
         seg_arr = linestrings(segs) if segs else np.array([], dtype=object)
-        seg_tree = STRtree(seg_arr)
         return cls(
             sheet,
             ids,
@@ -139,7 +138,7 @@ class _Sheet:
             segs,
             STRtree(mark_arr),
             STRtree(centres),
-            seg_tree,
+            STRtree(seg_arr),
             _alike(city, seg_arr, seg_line),
         )
 
