@@ -319,14 +319,16 @@ def run(
     while search.step(say):
         pass
     best = search.best_drawing()
-    drawings = [best, *best.others]
+    # the input first: where a drawing is no better, the map stays as it is
+    as_is = search.as_drawn()
+    drawings = ([] if as_is is None else [as_is]) + [best, *best.others]
     if polish:
         drawings += _polished(net, net, pinned, allow_45, deadline, city, say, seed, POLISH)
     _rank(drawings, city)
     for _ in range(MAX_REDRAWS if polish else 0):
         best = drawings[0]
-        if time.monotonic() > deadline or best.score[:3] != (0, 0, 0):
-            break
+        if time.monotonic() > deadline or best.score[:3] != (0, 0, 0) or best is as_is:
+            break  # (redrawing the input is the polish again)
         unit = best.scale_in
         again = replace(net, xy=[(x / unit, y / unit) for x, y in best.xy])
         drawings += _polished(again, net, pinned, allow_45, deadline, city, say, seed, POLISH)
@@ -582,6 +584,35 @@ class _Search:
         drawn.uneven = len(self.uneven_lines(drawn.xy))
         drawn.bend_score = bend_score(line_bends(city))
         return drawn
+
+    def as_drawn(self) -> Drawn | None:
+        """The input as it is drawn, when every stretch of it (each leg, at its shape points)
+        lies on the eight directions and it is clean (nothing too close at print scale): a
+        map already laid out then competes with its redrawings, so laying it out again never
+        makes it worse. In the input's own units (``scale_in`` 1). None for any other input."""
+        from mapkit.layout.report import ANGLE_TOL, hops, off_octilinear
+
+        net = self.net
+        drawn_hops = hops(self.city)
+        bends: Bends = {}
+        direction: dict[int, int] = {}
+        for e, st in enumerate(net.stretches):
+            poly = drawn_hops.get(frozenset((net.ids[st.u], net.ids[st.v])))
+            if poly is None:
+                return None
+            if poly[0] != net.xy[st.u]:
+                poly = poly[::-1]
+            steps = [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(poly)]
+            if any(off_octilinear(dx, dy) > ANGLE_TOL for dx, dy in steps):
+                return None
+            dx, dy = next((d for d in steps if d != (0, 0)), (0, 0))
+            direction[e] = round(math.atan2(dy, dx) / (math.pi / 4)) % 8
+            if len(poly) > 2:
+                bends[(st.u, st.v)] = tuple(poly[1:-1])
+        xy = list(net.xy)
+        placement = Placement(xy, {}, [], 0.0, direction)
+        drawn = self.measured(Drawn(xy, direction, placement, 1.0, self.attempts, bends))
+        return drawn if drawn.score[:3] == (0, 0, 0) else None
 
     def uneven_lines(self, xy: list[Point]) -> list[str]:
         """The lines whose stop spacing is more uneven than validate's DES006 allows."""
