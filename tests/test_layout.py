@@ -710,10 +710,11 @@ def test_the_best_drawing_is_redrawn_while_that_finds_fewer_bends(monkeypatch) -
         return real(net, origin, *args)
 
     monkeypatch.setattr(engine, "_polished", counted)
+    redraws = engine.MAX_REDRAWS
     monkeypatch.setattr(engine, "MAX_REDRAWS", 0)
     once = layout(city, LayoutConfig(time_limit=60), doc=doc)
     assert once.report.bend_score == 24.0 and polished == [True]
-    monkeypatch.setattr(engine, "MAX_REDRAWS", 3)
+    monkeypatch.setattr(engine, "MAX_REDRAWS", redraws)
     polished.clear()
     again = layout(city, LayoutConfig(time_limit=60), doc=doc)
     assert again.report.bend_score == 18.5

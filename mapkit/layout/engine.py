@@ -61,9 +61,10 @@ its stretches cut at bend points asking for a direction of their own. Measured o
 bench_octi.py's networks (3 Dec): these two prices and their redraws sum a bend score of
 575 over the 13 networks; 609.5 without redraws (with 0.08 as a third price); 575.5 with
 that third price in the redraws too, which took Madrid jittered's search to 7.1 s."""
-MAX_REDRAWS = 3
-"""Redraws (``run``) while each finds a better drawing (Paris: bend score 74, 65, 60, then
-none better)."""
+MAX_REDRAWS = 2
+"""Redraws (``run``) while each finds a better drawing, at most this many (Paris: bend
+score 74, 65, 60; on bench_octi.py's 13 networks a third redraw found no better drawing
+and took a jittered Paris from 8.1 to 9 s)."""
 RATIO_STEP = 4.0
 """How much more even spacing is priced in each retry of a clean but uneven drawing."""
 
