@@ -64,6 +64,25 @@ def pool(jobs: int, initializer: Callable[..., None] | None = None, initargs: tu
     return ctx.Pool(jobs, initializer=_start, initargs=(os.getpid(), initializer, initargs))
 
 
+STOP_SECONDS = 2.0
+
+
+def stop(workers: Any) -> None:
+    """``workers.terminate()``, waited for at most ``STOP_SECONDS``. A worker killed while
+    it hands back a result leaves the result queue's lock taken, and CPython's
+    ``Pool.terminate`` then waits for that lock for ever (its task handler's last ``put``):
+    a ``simulate -j 2 --time-limit 1.5`` once never ended. Then the workers are killed here,
+    and the pool's own threads are daemons, gone with the process."""
+    procs = list(workers._pool)
+    stopping = threading.Thread(target=workers.terminate, daemon=True, name="mapkit-pool-stop")
+    stopping.start()
+    stopping.join(STOP_SECONDS)
+    if stopping.is_alive():  # stuck before it killed them, or after
+        for proc in procs:
+            proc.kill()
+            proc.join(STOP_SECONDS)
+
+
 def imap_bounded(
     workers: Any, fn: Callable[[Any], Any], tasks: Iterable[Any], ahead: int
 ) -> Iterator[Any]:

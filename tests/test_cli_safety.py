@@ -440,6 +440,20 @@ def test_jobs_beyond_the_cores_are_capped_with_a_note(mini):
     assert res.stderr == f"mapkit: --jobs 1000 capped at {cores()}, the cores here\n"
 
 
+def test_a_pool_whose_result_queue_is_left_locked_still_stops() -> None:
+    """A worker killed inside a ``put`` leaves the result queue's lock taken, and
+    ``Pool.terminate`` waits for it for ever; ``workers.stop`` returns, its workers dead."""
+    from mapkit import workers
+
+    pool = workers.pool(2)
+    procs = list(pool._pool)
+    pool._outqueue._wlock.acquire()  # as the killed worker left it
+    start = time.monotonic()
+    workers.stop(pool)
+    assert time.monotonic() - start < 3 * workers.STOP_SECONDS
+    assert all(p.exitcode is not None for p in procs)
+
+
 def test_a_billion_games_allocate_nothing_up_front_and_stop_at_the_time_limit(tmp_path):
     shutil.copy(MINI, tmp_path / "mini.json")
     args = [
@@ -456,10 +470,14 @@ def test_a_billion_games_allocate_nothing_up_front_and_stop_at_the_time_limit(tm
     ]
     proc = _spawn(args, tmp_path)
     peak = 0
+    end = time.monotonic() + 60
     while proc.poll() is None:
         with contextlib.suppress(OSError, IndexError):
             status = Path(f"/proc/{proc.pid}/status").read_text()
             peak = max(peak, int(status.split("VmHWM:")[1].split()[0]))
+        if time.monotonic() > end:  # a pool that never stops (workers.stop) fails, not hangs
+            proc.kill()
+            pytest.fail("simulate did not end 60 s after its 1.5 s time limit")
         time.sleep(0.05)
     _out, err = proc.communicate()
     assert proc.returncode == 1, err

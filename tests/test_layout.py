@@ -52,7 +52,7 @@ def amsterdam():
 def test_a_map_laid_out_already_is_kept_where_no_drawing_is_better() -> None:
     """The shipped Amsterdam (laid out by the tool, line H bent at a shape point) competes
     with its redrawings as it is; none is better, so laying it out again keeps every
-    station and shape point (the wagons are placed again)."""
+    station and shape point (the wagons are placed again); ``--quick`` searches nothing."""
     path = ROOT / "maps" / "amsterdam.json"
     city = load_map(path)
     again = layout(city, LayoutConfig(time_limit=30), doc=json.loads(path.read_text()))
@@ -61,6 +61,10 @@ def test_a_map_laid_out_already_is_kept_where_no_drawing_is_better() -> None:
     assert shaped == ["H"]
     assert again.city.line("H").shape[1:] == city.line("H").shape[1:]
     assert again.report.mean_displacement_mm == 0.0
+    # --quick: the faithful drawing of a drawing on the eight directions is that drawing
+    quick = layout(city, LayoutConfig(polish=False), doc=json.loads(path.read_text()))
+    assert [s.xy for s in quick.city.stations] == [s.xy for s in city.stations]
+    assert quick.report.attempts == 0 and quick.report.bend_score == again.report.bend_score
 
 
 def test_every_stretch_is_octilinear_and_long_enough(amsterdam) -> None:

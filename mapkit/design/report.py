@@ -378,7 +378,7 @@ def _measure(
         pending = {name: pool.apply_async(_played, (name,)) for name in names}
         return {name: pending[name].get() for name in names}
     finally:
-        pool.terminate()
+        workers.stop(pool)
 
 
 def design_report(

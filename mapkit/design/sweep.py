@@ -84,7 +84,9 @@ class Sweep:
         if self._cluster is not None:
             self._cluster.close()
         if self._pool is not None:
-            self._pool.terminate()
+            from mapkit.workers import stop
+
+            stop(self._pool)
 
     def map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> list[R]:
         if self._client is not None:

@@ -317,11 +317,16 @@ def run(
     ``polish``, the searches of ``POLISH`` too, then up to ``MAX_REDRAWS`` redraws, for
     fewer bends."""
     search = _Search(net, pinned, allow_45, deadline, city, Pricing(1.0, seed))
+    as_is = search.as_drawn()
+    if as_is is not None and not polish:
+        _rank([as_is], city)
+        return as_is  # laid out already: the faithful drawing of a faithful drawing
     while search.step(say):
         pass
     best = search.best_drawing()
+    if as_is is not None:
+        as_is.attempts = search.attempts
     # the input first: where a drawing is no better, the map stays as it is
-    as_is = search.as_drawn()
     drawings = ([] if as_is is None else [as_is]) + [best, *best.others]
     if polish:
         drawings += _polished(net, net, pinned, allow_45, deadline, city, say, seed, POLISH)
@@ -590,7 +595,8 @@ class _Search:
         """The input as it is drawn, when every stretch of it (each leg, at its shape points)
         lies on the eight directions and it is clean (nothing too close at print scale): a
         map already laid out then competes with its redrawings, so laying it out again never
-        makes it worse. In the input's own units (``scale_in`` 1). None for any other input."""
+        makes it worse (and ``--quick`` keeps it as it is). In the input's own units
+        (``scale_in`` 1). None for any other input."""
         from mapkit.layout.report import ANGLE_TOL, hops, off_octilinear
 
         net = self.net

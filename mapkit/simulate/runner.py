@@ -374,7 +374,7 @@ def _spread(runner: GameRunner, work: Callable[[tuple[int, int]], Any], jobs: in
     try:
         yield from workers.imap_bounded(pool, work, bounds, ahead=jobs * 2)
     finally:
-        pool.terminate()
+        workers.stop(pool)
 
 
 def run(
