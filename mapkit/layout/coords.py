@@ -131,6 +131,23 @@ def _best_axis(
     return best
 
 
+def _facing_axis(
+    xy: list[Point], stretch: tuple[int, ...], w: int, axes: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """The axis among ``axes`` nearest the way station ``w`` lies from stretch ``stretch``
+    in ``xy`` (from its nearest point): the side of the line it is on, where no axis has
+    the two apart (a stretch drawn far off its direction, the station near one end). None
+    for a station on the stretch."""
+    (ax_, ay), (bx, by), (px, py) = xy[stretch[0]], xy[stretch[1]], xy[w]
+    dx, dy = bx - ax_, by - ay
+    den = dx * dx + dy * dy
+    t = 0.0 if den == 0 else max(0.0, min(1.0, ((px - ax_) * dx + (py - ay) * dy) / den))
+    ox, oy = px - ax_ - t * dx, py - ay - t * dy
+    if ox == oy == 0:
+        return None
+    return max(axes, key=lambda a: (a[0] * ox + a[1] * oy) / math.hypot(*a))
+
+
 def solve_coordinates(
     net: Network,
     direction: dict[int, int],
@@ -175,17 +192,17 @@ def solve_coordinates(
         for key, (first, second, mm) in found.items():
             if key in seps:
                 continue
-            # the side the pair has now, if it has one (the directions allow it); else the
-            # side it had in the input
-            # the side the pair had in the input; if it had none (it touched), the side
-            # it has now
+            # the side the pair had in the input, along an axis its directions allow; where
+            # none has it apart, the side of the stretch a station is on, else the side the
+            # pair has now
             axes = _axes(net, direction, key, free)
             ax, sep = _best_axis(net.xy, first, second, axes)
             if sep <= 0:
                 if key[0] == "e" and _crossed(net.xy, first, second):
                     ax = None  # they cross in the input too: a crossing the map already had
                 else:
-                    ax, _ = _best_axis(xy, first, second, axes)
+                    facing = _facing_axis(net.xy, first, second[0], axes) if key[0] == "s" else None
+                    ax = facing or _best_axis(xy, first, second, axes)[0]
             seps[key] = Separation(first, second, ax, mm)
             new += 1
         if not new or time.monotonic() > deadline or round_ == MAX_ROUNDS - 1:
