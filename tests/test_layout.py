@@ -697,7 +697,8 @@ def test_a_line_s_end_keeps_its_side_of_another_line_when_stretches_are_cut(
 def test_a_station_keeps_the_side_of_a_stretch_drawn_far_off_its_direction() -> None:
     """A stretch drawn 22° off the direction it takes (east), a station above it near its
     first end: along no axis of that direction are the two apart in the drawing (the
-    best is 'beyond the first end', by -1), so the side they are on decides: above."""
+    best is 'beyond the first end', by -1), so the side they are on decides: above. With
+    the direction the stretch takes, the normal on the station's side of the line."""
     from mapkit.layout.coords import _best_axis, _facing_axis
 
     xy = [(0.0, 0.0), (10.0, 4.0), (1.0, 1.5)]
@@ -706,6 +707,11 @@ def test_a_station_keeps_the_side_of_a_stretch_drawn_far_off_its_direction() -> 
     assert _facing_axis(xy, (0, 1), 2, axes) == (0, 1)
     assert _facing_axis([(0.0, 0.0), (10.0, 4.0), (1.0, -1.5)], (0, 1), 2, axes) == (0, -1)
     assert _facing_axis([(0.0, 0.0), (10.0, 4.0), (5.0, 2.0)], (0, 1), 2, axes) is None
+    # jittered Madrid: Sol-Atocha drawn at 39° takes 90° (down the page); Lavapiés is right
+    # of it, though from the drawn stretch it lies more up than right
+    madrid = [(16.5, 21.2), (29.0, 31.3), (20.1, 22.7)]
+    assert _facing_axis(madrid, (0, 1), 2, axes) == (0, -1)
+    assert _facing_axis(madrid, (0, 1), 2, axes, along=(0, 1)) == (1, 0)
 
 
 def test_a_station_keeps_its_side_of_a_line_whose_stretch_turns_far(monkeypatch) -> None:

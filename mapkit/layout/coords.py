@@ -132,17 +132,28 @@ def _best_axis(
 
 
 def _facing_axis(
-    xy: list[Point], stretch: tuple[int, ...], w: int, axes: list[tuple[int, int]]
+    xy: list[Point],
+    stretch: tuple[int, ...],
+    w: int,
+    axes: list[tuple[int, int]],
+    along: tuple[int, int] | None = None,
 ) -> tuple[int, int] | None:
     """The axis among ``axes`` nearest the way station ``w`` lies from stretch ``stretch``
-    in ``xy`` (from its nearest point): the side of the line it is on, where no axis has
-    the two apart (a stretch drawn far off its direction, the station near one end). None
-    for a station on the stretch."""
-    (ax_, ay), (bx, by), (px, py) = xy[stretch[0]], xy[stretch[1]], xy[w]
-    dx, dy = bx - ax_, by - ay
+    in ``xy``, for a pair no axis has apart (a stretch drawn far off its direction, the
+    station near one end). Beside the stretch, with ``along`` its direction: the normal
+    on the side of the line the station is on (the stretch turns, the side stays);
+    otherwise the way from its nearest point. None for a station on the stretch."""
+    (ux, uy), (vx, vy), (px, py) = xy[stretch[0]], xy[stretch[1]], xy[w]
+    dx, dy = vx - ux, vy - uy
     den = dx * dx + dy * dy
-    t = 0.0 if den == 0 else max(0.0, min(1.0, ((px - ax_) * dx + (py - ay) * dy) / den))
-    ox, oy = px - ax_ - t * dx, py - ay - t * dy
+    t = 0.0 if den == 0 else ((px - ux) * dx + (py - uy) * dy) / den
+    if along is not None and 0 < t < 1:
+        side = dx * (py - uy) - dy * (px - ux)
+        sign = (side > 0) - (side < 0)
+        ox, oy = -along[1] * sign, along[0] * sign
+    else:
+        t = max(0.0, min(1.0, t))
+        ox, oy = px - ux - t * dx, py - uy - t * dy
     if ox == oy == 0:
         return None
     return max(axes, key=lambda a: (a[0] * ox + a[1] * oy) / math.hypot(*a))
@@ -201,7 +212,11 @@ def solve_coordinates(
                 if key[0] == "e" and _crossed(net.xy, first, second):
                     ax = None  # they cross in the input too: a crossing the map already had
                 else:
-                    facing = _facing_axis(net.xy, first, second[0], axes) if key[0] == "s" else None
+                    facing = None
+                    if key[0] == "s":
+                        e = key[2]
+                        along = None if e in free else AXES[direction[e]]
+                        facing = _facing_axis(net.xy, first, second[0], axes, along)
                     ax = facing or _best_axis(xy, first, second, axes)[0]
             seps[key] = Separation(first, second, ax, mm)
             new += 1
