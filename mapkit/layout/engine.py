@@ -287,7 +287,7 @@ class Drawn:
     """Lines whose longest stretch is more than ``MAX_SPACING_RATIO`` times their shortest."""
     clashes: int | None = None
     """Pairs of lines too alike in colour that the drawing brings together (``colour_clashes``;
-    measured on the clean drawings only, by ``run``)."""
+    measured by ``run`` on the drawings a layout can be made of, see ``_rank``)."""
 
     @property
     def score(self) -> tuple[int, int, int, int]:
@@ -347,10 +347,11 @@ def run(
 
 
 def _rank(drawings: list[Drawn], city: CityMap) -> None:
-    """Sort ``drawings`` best first (``Drawn.rank``), the colour clashes of the clean ones
-    measured."""
+    """Sort ``drawings`` best first (``Drawn.rank``), the colour clashes measured of those
+    a layout can be made of (no topology violation, nothing too close: a stretch off its
+    direction bends on the way)."""
     for d in drawings:
-        if d.score[:3] == (0, 0, 0) and d.clashes is None:
+        if d.score[1:3] == (0, 0) and d.clashes is None:
             d.clashes = colour_clashes(moved(city, d.xy, d.bends))
     drawings.sort(key=lambda d: d.rank)
 
