@@ -342,14 +342,11 @@ def test_a_seed_gives_another_reproducible_drawing() -> None:
     from mapkit.mapfile.model import build_map
 
     net = build_network(build_map(TIES))
-    plain = choose(net, {}, set(), False, 10.0).direction
-    seeded = {
-        sd: choose(net, {}, set(), False, 10.0, Pricing(seed=sd)).direction for sd in range(1, 6)
-    }
+    plain = choose(net, {}, False, 10.0).direction
+    seeded = {sd: choose(net, {}, False, 10.0, Pricing(seed=sd)).direction for sd in range(1, 6)}
     assert any(d != plain for d in seeded.values())
     assert all(
-        choose(net, {}, set(), False, 10.0, Pricing(seed=sd)).direction == d
-        for sd, d in seeded.items()
+        choose(net, {}, False, 10.0, Pricing(seed=sd)).direction == d for sd, d in seeded.items()
     )
 
 

@@ -329,7 +329,6 @@ class Repair:
 
     free: set[int]
     frozen: dict[int, float]
-    banned: set[tuple[int, int]]
     allow_45: bool
     pricing: Pricing = field(default_factory=Pricing)
 
@@ -389,18 +388,13 @@ class _Model:
         self.xs, self.ys = xs, ys = _positions(p, len(net.ids), pinned, targets)
         self.pick: dict[int, list[tuple[int, int]]] = {}
         self.big_m = 4.0 * max(box_units(scale))
-        self.ok = True
         if repair is not None:
             fixed = {e: float(k) for e, k in direction.items() if e not in repair.free}
             fixed.update(repair.frozen)
-            got = add_choice(
-                p, net, repair.free, fixed, repair.banned, repair.allow_45, pricing=repair.pricing
+            self.pick = add_choice(
+                p, net, repair.free, fixed, repair.allow_45, pricing=repair.pricing
             )
-            if got is None:
-                self.ok = False
-                return
-            self.pick = got
-            for e, opts in got.items():
+            for e, opts in self.pick.items():
                 _choice_rows(p, net.stretches[e], opts, xs, ys, self.big_m)
         self.slack_cols = {
             e: _stretch_rows(p, s, direction[e], xs, ys, net.least.get(e, UNIT))
@@ -417,8 +411,6 @@ class _Model:
         """Solve with ``seps`` (those not yet in the program are added): (xy, stretches off
         their direction, separations unmet, overflow), or None. A repair's pairs that chose
         their axis have it set in ``seps``."""
-        if not self.ok:
-            return None
         net, p, direction = self.net, self.p, self.direction
         new = {k: v for k, v in seps.items() if k not in self.sep_slack}
         sep_slack, either = _separation_rows(

@@ -62,15 +62,13 @@ def bend_eighths(out_a: int, out_b: int) -> int:
     return min(d, 8 - d)
 
 
-def candidates(
-    net: Network, e: int, banned: set[tuple[int, int]], count: int = CANDIDATES
-) -> list[int]:
-    """The directions a stretch may take (unwrapped near its angle): the nearest ones not
-    banned by an earlier failed attempt."""
+def candidates(net: Network, e: int, count: int = CANDIDATES) -> list[int]:
+    """The ``count`` directions a stretch may take, nearest its drawn angle first (unwrapped
+    near it)."""
     s = net.stretches[e]
     theta = net.angle(e, s.u)
     near = sorted(range(math.floor(theta) - 2, math.floor(theta) + 4), key=lambda k: abs(k - theta))
-    return [k for k in near if (e, k % 8) not in banned][:count]
+    return near[:count]
 
 
 Pick = dict[int, list[tuple[int, int]]]
@@ -84,25 +82,21 @@ def add_choice(
     net: Network,
     free: set[int],
     fixed: dict[int, float],
-    banned: set[tuple[int, int]],
     allow_45: bool,
     count: int = CANDIDATES,
     pricing: Pricing = Pricing(),
-) -> Pick | None:
+) -> Pick:
     """Add to ``p`` the choice of direction of every stretch in ``free``: one binary per
     candidate, the cyclic order at every station a free stretch touches, and the bends.
 
     ``fixed``: the other stretches' directions (eighths, from u to v; an angle for one
-    between pinned stations). Returns stretch -> [(unwrapped k, column)], None when a
-    stretch has no candidate left.
+    between pinned stations). Returns stretch -> [(unwrapped k, column)].
     """
     pick: Pick = {}
     for e in sorted(free):
         s = net.stretches[e]
         theta = net.angle(e, s.u)
-        cands = candidates(net, e, banned, count)
-        if not cands:
-            return None
+        cands = candidates(net, e, count)
         cost = {k: deviation_cost(abs(k - theta), pricing.faithful) for k in cands}
         pick[e] = [(k, p.binary(cost[k] + _jitter(pricing.seed, e, k))) for k in cands]
         p.row({j: 1.0 for _, j in pick[e]}, 1.0, 1.0)
@@ -210,7 +204,6 @@ def _add_bends(
 def choose(
     net: Network,
     frozen: dict[int, float],
-    banned: set[tuple[int, int]],
     allow_45: bool,
     time_limit: float,
     pricing: Pricing = Pricing(),
@@ -229,9 +222,9 @@ def choose(
     deadline = time.monotonic() + time_limit
     for count in (CANDIDATES, CANDIDATES + 2):
         p = Program()
-        pick = add_choice(p, net, free, frozen, banned, allow_45, count, pricing)
+        pick = add_choice(p, net, free, frozen, allow_45, count, pricing)
         left = deadline - time.monotonic()
-        if pick is None or left <= 0:
+        if left <= 0:
             return None
         sol = p.solve(left, nodes)
         if sol.ok:
@@ -240,7 +233,7 @@ def choose(
         # a line doubling back more sharply than 90° in the input: a 45° bend is the least
         # change that keeps the order of the lines at its station
         left = deadline - time.monotonic()
-        got = choose(net, frozen, banned, True, left, pricing, nodes) if left > 0 else None
+        got = choose(net, frozen, True, left, pricing, nodes) if left > 0 else None
         if got is not None:
             return Choice(got.direction, got.cost, sharp=True)
     return None

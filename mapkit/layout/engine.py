@@ -2,9 +2,9 @@
 
 The direction program proposes; the coordinate program either closes every
 stretch on its direction or reports which it could not (a cycle whose directions
-do not add up, a pinned station in the way). Those directions are banned for the
-stretches concerned and the directions chosen again, until every stretch closes or
-time runs out; the best placement so far is kept.
+do not add up, a pinned station in the way). Those stretches are cut at bend points,
+or their directions chosen again inside the coordinate program (a repair), until the
+drawing is clean or the work or time runs out; the best drawing so far is kept.
 """
 
 from __future__ import annotations
@@ -424,7 +424,6 @@ class _Search:
             for e, s in enumerate(net.stretches)
             if s.u in pinned and s.v in pinned
         }
-        self.banned: set[tuple[int, int]] = set()
         self.best: Drawn | None = None
         self.drawings: list[Drawn] = []
         self.seps = None
@@ -492,7 +491,7 @@ class _Search:
         """New directions for every stretch; False when there are none."""
         left = self.deadline - time.monotonic()
         choice = choose(
-            self.net, self.frozen, self.banned, self.allow_45, max(left, 0.05), self.pricing,
+            self.net, self.frozen, self.allow_45, max(left, 0.05), self.pricing,
             POLISH_NODES if self.polishing else None,
         )  # fmt: skip
         if choice is None:
@@ -508,7 +507,6 @@ class _Search:
             return False
         self.hops += 1
         self.repair.free = _near(self.net, self.repair.free, 1) - set(self.frozen)
-        self.repair.banned = self.banned
         return True
 
     def bent(self, placed: Placement, targets: list[Point]) -> Drawn | None:
@@ -662,7 +660,7 @@ class _Search:
                 near |= {e for i in pts for e in self.net.incident[i]}
             self.hops = 0
             free = _near(self.net, near, self.hops) - set(self.frozen)
-            self.repair = Repair(free, self.frozen, self.banned, self.allow_45, self.pricing)
+            self.repair = Repair(free, self.frozen, self.allow_45, self.pricing)
         elif self.scale > MIN_SCALE:
             # too wide for the paper at this scale: the same directions at a smaller one
             self.repair = None
