@@ -735,6 +735,29 @@ def test_a_station_keeps_its_side_of_a_line_whose_stretch_turns_far(monkeypatch)
     assert search.best.score == (0, 0, 0, 0)
 
 
+def test_the_search_measures_a_drawing_on_the_paper_that_prints_it_smaller() -> None:
+    """Every gap on the sheet shrinks with the print scale and the marks do not, so the
+    paper that prints a drawing smaller has every problem the other has: the search ranks
+    its drawings by that paper's alone. Jittered Amsterdam's search (Letter the smaller):
+    four of its drawings have two problems on Letter and none on A4, none has one on A4
+    alone, and the clean ones are clean on both."""
+    from mapkit.layout import engine
+    from mapkit.layout.directions import Pricing
+
+    doc = _jittered(json.loads((ROOT / "maps" / "amsterdam.json").read_text()))
+    city = build_map(doc)
+    search = engine._Search(build_network(city), set(), False, math.inf, city, Pricing(1.0, 0))
+    while search.step(None):
+        pass
+    counts = []
+    for d in search.drawings:
+        drawn = engine.moved(city, d.xy, d.bends)
+        assert engine._tighter(d.xy, search.live) == "letter"
+        assert d.conflicts == len(engine.sheet_problems(drawn, ("letter",)))
+        counts.append((d.conflicts, len(engine.sheet_problems(drawn, ("a4",)))))
+    assert counts == [(2, 2), (0, 0), (0, 0), (2, 0), (2, 0), (0, 0), (2, 0), (2, 0)]
+
+
 def test_the_best_drawing_is_redrawn_while_that_finds_fewer_bends(monkeypatch) -> None:
     """LA Metro as imported (stations where the feed has them): the polish's best drawing
     scores 24 under octi's weights; redrawn from it (its stations on the eight directions,

@@ -24,11 +24,13 @@ from mapkit.layout.coords import (
     Repair,
     Separation,
     box_units,
+    mm_per_unit,
     solve_coordinates,
 )
 from mapkit.layout.directions import Pricing, choose, crowded
 from mapkit.layout.network import Cut, Network, subdivide
 from mapkit.mapfile.model import CityMap, Depot
+from mapkit.sheet import PAPERS
 
 Point = tuple[float, float]
 TARGET_SPACING = 1.3
@@ -202,9 +204,9 @@ def printed_problems(city: CityMap, xy: list[Point], bends: Bends | None = None)
     return sheet_problems(moved(city, xy, bends))
 
 
-def sheet_problems(city: CityMap) -> list[str]:
+def sheet_problems(city: CityMap, papers: tuple[str, ...] = ("a4", "letter")) -> list[str]:
     """The messages of validate's geometry problems between stations and lines (GEO001,
-    GEO002, GEO007) of ``city`` as it is, wagons included, on A4 and then Letter."""
+    GEO002, GEO007) of ``city`` as it is, wagons included, on each of ``papers``."""
     from shapely import STRtree, points
 
     from mapkit.checks.context import CheckContext
@@ -212,13 +214,21 @@ def sheet_problems(city: CityMap) -> list[str]:
     from mapkit.mapfile import LoadResult
 
     found: list[str] = []
-    for paper in ("a4", "letter"):
+    for paper in papers:
         ctx = CheckContext(LoadResult("<layout>"), city, paper)
         geo = _Geo(ctx)
         geo.crowding()
         geo.lines_vs_stations(STRtree(points(geo.xy)))
         found += [d.message for d in ctx.diagnostics]
     return found
+
+
+def _tighter(xy: list[Point], live: list[int]) -> str:
+    """The paper that prints the stations at ``live`` smaller: the one whose problems are
+    the drawing's (every gap in mm shrinks with the scale, the marks do not), measured
+    alone while the search ranks its drawings; what it writes is measured on both."""
+    pts = [xy[i] for i in live]
+    return min(PAPERS, key=lambda paper: mm_per_unit(pts, (paper,)))
 
 
 def colour_clashes(city: CityMap) -> int:
@@ -584,7 +594,7 @@ class _Search:
         from mapkit.layout.report import bend_score, line_bends, topology
 
         city = moved(self.city, drawn.xy, drawn.bends)
-        drawn.conflicts = len(sheet_problems(city))
+        drawn.conflicts = len(sheet_problems(city, (_tighter(drawn.xy, self.live),)))
         drawn.topology = len(topology(self.net, self.origin, drawn.xy))
         drawn.uneven = len(self.uneven_lines(drawn.xy))
         drawn.bend_score = bend_score(line_bends(city))
