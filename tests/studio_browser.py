@@ -1,5 +1,6 @@
 """The studio in a real headless Chromium (Debian's /usr/bin/chromium) via Playwright: the
-``browser`` (one per test module) and ``studio`` fixtures (loaded by tests/conftest.py) and
+``browser`` (one per test process: a launch is about 1 s of CPU, 2-5 s of wall on a busy
+machine) and ``studio`` fixtures (loaded by tests/conftest.py) and
 the helpers the browser tests share. A module calls ``require_chromium()`` first."""
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ def require_chromium() -> None:
         pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
+    """One Chromium for all the browser tests a process runs: each test opens its own
+    context (a fresh profile: storage, cookies, cache) and closes it."""
     from playwright import sync_api
 
     with sync_api.sync_playwright() as pw:

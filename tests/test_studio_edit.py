@@ -1,7 +1,7 @@
 """Editing gestures of the studio in a real headless Chromium (issue 16, point 4): a box and
 Shift-click select several stations and move them as one, a click on a stretch inserts a
 stop, the lines are reordered (the scoring panel follows) and a station's name is dragged
-to where the designer wants it. Each is one undo step. One browser for the module."""
+to where the designer wants it. Each is one undo step. One browser for the test process."""
 
 from __future__ import annotations
 
