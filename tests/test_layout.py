@@ -669,6 +669,21 @@ def test_a_cut_keeps_the_separations_of_the_stretches_it_leaves_whole() -> None:
     assert kept[("s", 4, 0)] is sep
 
 
+def _searched(path: Path, monkeypatch=None) -> tuple:
+    """The jittered map at ``path``, and its faithful search run to its end (with
+    ``monkeypatch``: its first attempt alone)."""
+    from mapkit.layout import engine
+    from mapkit.layout.directions import Pricing
+
+    city = build_map(_jittered(json.loads(path.read_text())))
+    if monkeypatch is not None:
+        monkeypatch.setattr(engine, "MAX_ATTEMPTS", 1)
+    search = engine._Search(build_network(city), set(), False, math.inf, city, Pricing(1.0, 0))
+    while search.step(None):
+        pass
+    return city, search
+
+
 def test_a_line_s_end_keeps_its_side_of_another_line_when_stretches_are_cut(
     monkeypatch,
 ) -> None:
@@ -678,16 +693,7 @@ def test_a_line_s_end_keeps_its_side_of_another_line_when_stretches_are_cut(
     no clearance was found again): two topology violations. Kept, the first attempt draws
     it clean."""
 
-    from mapkit.layout import engine
-    from mapkit.layout.directions import Pricing
-
-    doc = _jittered(json.loads((ROOT / "benchmarks" / "maps" / "metro-city.json").read_text()))
-    city = build_map(doc)
-    net = build_network(city)
-    monkeypatch.setattr(engine, "MAX_ATTEMPTS", 1)
-    search = engine._Search(net, set(), False, math.inf, city, Pricing(1.0, 0))
-    while search.step(None):
-        pass
+    _, search = _searched(ROOT / "benchmarks" / "maps" / "metro-city.json", monkeypatch)
     first = search.drawings[0]
     assert len(first.placement.off_direction) == 4 and not first.bends
     assert all(d.topology == 0 for d in search.drawings)
@@ -720,16 +726,7 @@ def test_a_station_keeps_its_side_of_a_line_whose_stretch_turns_far(monkeypatch)
     violations, which only a repair of 26 stretches, 1.4 s of integer program, mended).
     Kept on the side of the line it is on, every drawing of the first attempt keeps the
     topology, and the first attempt draws the map clean."""
-    from mapkit.layout import engine
-    from mapkit.layout.directions import Pricing
-
-    doc = _jittered(json.loads((ROOT / "maps" / "paris.json").read_text()))
-    city = build_map(doc)
-    net = build_network(city)
-    monkeypatch.setattr(engine, "MAX_ATTEMPTS", 1)
-    search = engine._Search(net, set(), False, math.inf, city, Pricing(1.0, 0))
-    while search.step(None):
-        pass
+    _, search = _searched(ROOT / "maps" / "paris.json", monkeypatch)
     assert len(search.drawings) > 1
     assert all(d.topology == 0 for d in search.drawings)
     assert search.best.score == (0, 0, 0, 0)
@@ -742,13 +739,8 @@ def test_the_search_measures_a_drawing_on_the_paper_that_prints_it_smaller() -> 
     four of its drawings have two problems on Letter and none on A4, none has one on A4
     alone, and the clean ones are clean on both."""
     from mapkit.layout import engine
-    from mapkit.layout.directions import Pricing
 
-    doc = _jittered(json.loads((ROOT / "maps" / "amsterdam.json").read_text()))
-    city = build_map(doc)
-    search = engine._Search(build_network(city), set(), False, math.inf, city, Pricing(1.0, 0))
-    while search.step(None):
-        pass
+    city, search = _searched(ROOT / "maps" / "amsterdam.json")
     counts = []
     for d in search.drawings:
         drawn = engine.moved(city, d.xy, d.bends)

@@ -204,7 +204,7 @@ def printed_problems(city: CityMap, xy: list[Point], bends: Bends | None = None)
     return sheet_problems(moved(city, xy, bends))
 
 
-def sheet_problems(city: CityMap, papers: tuple[str, ...] = ("a4", "letter")) -> list[str]:
+def sheet_problems(city: CityMap, papers: tuple[str, ...] = tuple(PAPERS)) -> list[str]:
     """The messages of validate's geometry problems between stations and lines (GEO001,
     GEO002, GEO007) of ``city`` as it is, wagons included, on each of ``papers``."""
     from shapely import STRtree, points
@@ -241,7 +241,7 @@ def colour_clashes(city: CityMap) -> int:
     pairs = alike_when_near(city)
     if not pairs:
         return 0
-    sheets = [layout(city, paper) for paper in ("a4", "letter")]
+    sheets = [layout(city, paper) for paper in PAPERS]
     return sum(
         any(line_gap(drawn_line(sh, a), drawn_line(sh, b)) < MEET_MM for sh in sheets)
         for a, b in pairs
