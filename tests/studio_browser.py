@@ -60,6 +60,10 @@ def studio(browser):
             context = browser.new_context(
                 viewport={"width": 1400, "height": 850}, bypass_csp=bypass_csp
             )
+            # the page's timers (the 1.5 s poll, the autosave offer's retries) run on
+            # Playwright's clock: time flows as usual, and a test that waits for a timer
+            # moves the clock on (``page.clock.run_for``) instead of sleeping
+            context.clock.install()
             contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -161,6 +161,11 @@ def test_hover_undo_playtest_heatmap_and_autosave(studio, tmp_path):
     studio.servers.append(again)
     assert again.token != server.token
     fresh, _ = studio(path, server=again, context=page.context)
+    # the old tab's next poll (1.5 s) is refused by the new server: its edit is kept as an
+    # orphan; the new tab looks again 2 s after loading and offers it
+    page.clock.run_for(1500)
+    page.wait_for_function("() => S.orphan")
+    fresh.clock.run_for(2000)
     tid(fresh, "restore-autosave").click(timeout=15000)
     settle(fresh)
     assert again.get("/api/map")["map"] == edited
@@ -265,15 +270,17 @@ def test_two_tabs_follow_each_other_and_never_revert(studio, tmp_path, tiny_doc)
     one.mouse.click(*centre(one, '[data-handle="b"]'))
     one.keyboard.press("ArrowDown")
     settle(one)
+    two.clock.run_for(1500)  # the other tab's next poll
     two.wait_for_function("() => S.doc.stations[1].y === 0.5")  # the other tab follows
     assert tid(two, "status").inner_text() == "updated from another tab"
     two.mouse.click(*centre(two, '[data-handle="c"]'))
     two.keyboard.press("ArrowUp")
     settle(two)
+    one.clock.run_for(1500)
     one.wait_for_function("() => S.doc.stations[2].y === -0.5")
     two.reload()
     two.wait_for_selector("body[data-ready='1']")
-    two.wait_for_timeout(2500)
+    two.clock.run_for(2500)  # past the autosave offer's second look (2 s after loading)
     assert tid(two, "restore-autosave").count() == 0  # nothing to restore: the server has it
     stations = server.get("/api/map")["map"]["stations"]
     assert (stations[1]["y"], stations[2]["y"]) == (0.5, -0.5)
@@ -285,6 +292,7 @@ def test_the_file_changed_on_disk(studio, tmp_path, tiny_doc):
     theirs = json.loads(path.read_text(encoding="utf-8"))
     theirs["name"] = "Theirs"
     path.write_text(writer.dumps(theirs), encoding="utf-8")
+    page.clock.run_for(1500)  # the next poll sees the change
     tid(page, "disk-reload").wait_for(timeout=10000)
     assert (
         tid(page, "banner-text").inner_text() == "tiny.json was changed on disk by another program."
@@ -300,6 +308,7 @@ def test_the_file_changed_on_disk(studio, tmp_path, tiny_doc):
     # changed again, and this time the studio's map wins
     theirs["name"] = "Theirs again"
     path.write_text(writer.dumps(theirs), encoding="utf-8")
+    page.clock.run_for(1500)
     tid(page, "disk-keep").click(timeout=10000)
     tid(page, "unsaved-marker").wait_for()
     page.keyboard.press("Control+s")
