@@ -93,6 +93,9 @@ class Placement:
     direction: dict[int, int]
     separations: dict[tuple, Separation] = field(default_factory=dict)
     scale: float = 1.0
+    model: CoordinateProgram | None = field(default=None, repr=False, compare=False)
+    """The program this was solved with (None for a repair's): ``solve_coordinates`` can
+    resume it with other even-spacing prices, from its last basis."""
 
 
 def _bundle_half(lines: int) -> float:
@@ -170,6 +173,7 @@ def solve_coordinates(
     separations: dict[tuple, Separation] | None = None,
     repair: Repair | None = None,
     ratio_cost: float | Mapping[str, float] = RATIO_COST,
+    resume: CoordinateProgram | None = None,
 ) -> Placement | None:
     """Coordinates for ``direction`` (stretch -> k), near ``targets``; None when the program
     has no solution in time. With ``repair``, the directions of ``repair.free`` are chosen
@@ -188,12 +192,16 @@ def solve_coordinates(
         if ax not in axes:
             ax, _ = _best_axis(net.xy, old.first, old.second, axes)
         seps[key] = Separation(old.first, old.second, ax, old.mm)
-    model: _Model | None = None
+    model = resume
+    if model is not None:
+        model.reprice(ratio_cost)
     for round_ in range(MAX_ROUNDS):
         left = deadline - time.monotonic()
         if model is None or repair is not None:
             # a repair's pairs may choose their axis (binaries): its program is built anew
-            model = _Model(net, direction, targets, pinned, frozen, scale, repair, ratio_cost)
+            model = CoordinateProgram(
+                net, direction, targets, pinned, frozen, scale, repair, ratio_cost
+            )
         got = model.solve(seps, max(left, 0.1))
         if got is None:
             return None
@@ -223,7 +231,8 @@ def solve_coordinates(
         if not new or time.monotonic() > deadline or round_ == MAX_ROUNDS - 1:
             unmet_seps = [seps[k] for k in unmet]
             unmet_seps += [seps[k] for k in found if k not in unmet and seps[k].axis is not None]
-            return Placement(xy, off, unmet_seps, overflow, direction, seps, scale)
+            kept = None if repair is not None else model
+            return Placement(xy, off, unmet_seps, overflow, direction, seps, scale, kept)
     return None
 
 
@@ -367,7 +376,7 @@ def _choice_rows(p: Program, s, opts: list[tuple[int, int]], xs, ys, big_m: floa
         p.row({length: 1.0, **{c: -a for c, a in expr.items()}, b: -big_m}, -big_m)
 
 
-class _Model:
+class CoordinateProgram:
     """The coordinate program for fixed directions (with ``repair``: choosing the directions
     of its stretches too). Its separations are added as they are found and the program
     solved again: without a repair it grows, so each solve starts from the last one's basis."""
@@ -401,11 +410,16 @@ class _Model:
             for e, s in enumerate(net.stretches)
             if e not in frozen and e not in self.pick
         }
-        _ratio_rows(p, net, direction, set(self.slack_cols), xs, ys, ratio_cost)
+        self.excess = _ratio_rows(p, net, direction, set(self.slack_cols), xs, ys, ratio_cost)
         self.over = _box_rows(p, net, xs, ys, scale)
         self.moving = {n for e in self.pick for n in (net.stretches[e].u, net.stretches[e].v)}
         self.sep_slack: dict[tuple, int] = {}
         self.either: dict[tuple, list[tuple[tuple[int, int], int]]] = {}
+
+    def reprice(self, ratio_cost: float | Mapping[str, float]) -> None:
+        """Even spacing priced at ``ratio_cost`` (a number, or by line) from the next solve."""
+        for line, col in self.excess.items():
+            self.p.set_cost(col, _price(ratio_cost, line) / UNIT)
 
     def solve(self, seps: dict[tuple, Separation], time_limit: float = math.inf):
         """Solve with ``seps`` (those not yet in the program are added): (xy, stretches off
@@ -506,7 +520,7 @@ def _run(net: Network, e: int, k: int, xs: list[int], ys: list[int]) -> dict[int
 def _ratio_rows(
     p: Program, net: Network, direction: dict[int, int], stretches: set[int],
     xs: list[int], ys: list[int], cost: float | Mapping[str, float] = RATIO_COST,
-) -> None:  # fmt: skip
+) -> dict[str, int]:  # fmt: skip
     """Even spacing along each line: every stretch of a line at most ``SPACING_RATIO``
     times as long as its shortest (validate's DES006 allows 3), a priced slack beyond.
     Lengths as axis runs, a diagonal's counted as two thirds of its length, within 6 % of
@@ -523,13 +537,13 @@ def _ratio_rows(
         for line in net.stretches[group[0]].lines:
             by_line.setdefault(line, []).append(group)
     num, den = SPACING_RATIO
+    excess_of: dict[str, int] = {}
     for line in sorted(by_line):
         groups = by_line[line]
         if len(groups) < 2:
             continue
         least = p.var(0.0)
-        price = cost if isinstance(cost, float | int) else cost.get(line, RATIO_COST)
-        excess = p.var(price / UNIT)
+        excess = excess_of[line] = p.var(_price(cost, line) / UNIT)
         for group in groups:
             # twice the length: 2 run on an axis, 3 run on a diagonal (within 6 %)
             length: dict[int, float] = {}
@@ -540,6 +554,12 @@ def _ratio_rows(
             p.row({**length, least: -2.0}, 0.0)
             p.row({**{c: den * v for c, v in length.items()}, least: -2.0 * num, excess: -1.0},
                   upper=0.0)  # fmt: skip
+    return excess_of
+
+
+def _price(cost: float | Mapping[str, float], line: str) -> float:
+    """Even spacing's price on ``line``: ``cost``, or its entry for the line."""
+    return cost if isinstance(cost, float | int) else cost.get(line, RATIO_COST)
 
 
 def _box_rows(p: Program, net: Network, xs: list[int], ys: list[int], scale: float) -> int:

@@ -20,6 +20,7 @@ from mapkit.checks.design import MAX_SPACING_RATIO
 from mapkit.layout.coords import (
     RATIO_COST,
     UNIT,
+    CoordinateProgram,
     Placement,
     Repair,
     Separation,
@@ -446,6 +447,8 @@ class _Search:
         self.pricing = pricing
         self.polishing = polishing
         self.ratio_cost = RATIO_COST
+        self.resume: CoordinateProgram | None = None
+        """The program to place the same directions again from, more evenly spaced."""
         self.lines = sorted({line for s in net.stretches for line in s.lines})
         self.origin = origin if origin is not None else net.xy
 
@@ -467,8 +470,9 @@ class _Search:
         targets = [(round(x * k * sk), round(y * k * sk)) for x, y in net.xy]
         placed = solve_coordinates(
             net, self.direction, targets, self.fixed, set(self.frozen), self.scale,
-            self.deadline, self.seps, self.repair, self.ratio_cost,
+            self.deadline, self.seps, self.repair, self.ratio_cost, self.resume,
         )  # fmt: skip
+        self.resume = None
         if placed is None:
             return self.widen_repair()
         self.direction = placed.direction
@@ -494,6 +498,7 @@ class _Search:
                 return False
             self.ratio_cost *= RATIO_STEP
             self.repair = None
+            self.resume = placed.model
             return True
         return self.next_attempt(placed)
 
@@ -537,6 +542,7 @@ class _Search:
         ratio = {line: self.ratio_cost for line in self.lines}
         sub, legs, leg_of = subdivide(net, splits)
         seps = placed.separations
+        model = placed.model  # resumed while nothing more is cut: only the prices change
         best: Drawn | None = None
         uneven = self.uneven_lines(xy)
         for _ in range(MAX_BEND_ROUNDS):
@@ -555,6 +561,7 @@ class _Search:
                     splits[e] = cut
                 sub, legs, leg_of = subdivide(net, splits)
                 seps = _uncut(seps, net, splits)
+                model = None
             else:
                 for line in uneven:
                     ratio[line] = min(ratio[line] * RATIO_STEP, MAX_RATIO_COST)
@@ -565,10 +572,11 @@ class _Search:
             ]
             got = solve_coordinates(
                 sub, direction, list(targets) + more, self.fixed, set(self.frozen),
-                self.scale, self.deadline, seps, ratio_cost=ratio,
+                self.scale, self.deadline, seps, ratio_cost=ratio, resume=model,
             )  # fmt: skip
             if got is None:
                 return best
+            model = got.model
             bad = {leg_of[e] for e in got.off_direction if e in leg_of}
             if bad & wide:
                 return best  # a leg could not keep its direction, even at 90°

@@ -36,7 +36,8 @@ class Program:
     rows: list[tuple[float, float, dict[int, float]]] = field(default_factory=list)
     _highs: object = field(default=None, repr=False)
     _passed: tuple[int, int] = (0, 0)
-    """Columns and rows already handed to ``_highs`` (those are never changed after)."""
+    """Columns and rows already handed to ``_highs`` (only their costs change after)."""
+    _recost: dict[int, float] = field(default_factory=dict, repr=False)
 
     def var(self, cost: float = 0.0, lower: float = 0.0, upper: float = INF) -> int:
         self.cost.append(cost)
@@ -48,6 +49,12 @@ class Program:
         j = self.var(cost, 0.0, 1.0)
         self.integer.append(j)
         return j
+
+    def set_cost(self, j: int, cost: float) -> None:
+        """A new price for column ``j``: a program solved again starts from its last basis."""
+        self.cost[j] = cost
+        if j < self._passed[0]:
+            self._recost[j] = cost
 
     def row(self, terms: dict[int, float], lower: float = -INF, upper: float = INF) -> None:
         self.rows.append((lower, upper, terms))
@@ -62,7 +69,16 @@ class Program:
 
         if self._highs is None or self.integer:
             self._highs, self._passed = _highs(), (0, 0)
+            self._recost.clear()
         h = self._highs
+        if self._recost:
+            cols = sorted(self._recost)
+            h.changeColsCost(
+                len(cols),
+                np.array(cols, dtype=np.int32),
+                np.array([self._recost[j] for j in cols], dtype=float),
+            )
+            self._recost.clear()
         inf = highspy.kHighsInf
         c0, r0 = self._passed
         n = len(self.cost) - c0

@@ -169,11 +169,6 @@ def crossing_pairs(net: Network, xy) -> set[tuple[int, int]]:
     return out
 
 
-def _side(p, a, b) -> int:
-    v = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
-    return (v > 0) - (v < 0)
-
-
 def topology(net: Network, xy_in, xy_out) -> list[str]:
     """What changed between two drawings of one network: cyclic orders, crossings, sides."""
     found = []
@@ -191,39 +186,45 @@ def topology(net: Network, xy_in, xy_out) -> list[str]:
         found.append(
             f"stretch {net.ids[se.u]}-{net.ids[se.v]} now crosses {net.ids[sf.u]}-{net.ids[sf.v]}"
         )
+    if not net.stretches:
+        return found
     # a station beside a stretch (its foot inside the stretch, in both drawings) stays on
     # the same side of it
     import numpy as np
 
-    live = np.array([bool(inc) for inc in net.incident])
-    pin, pout = np.asarray(xy_in, dtype=float), np.asarray(xy_out, dtype=float)
-    for s in net.stretches:
-        near = _beside(pin, pin[s.u], pin[s.v]) & _beside(pout, pout[s.u], pout[s.v]) & live
-        near[[s.u, s.v]] = False
-        for w in np.flatnonzero(near).tolist():
-            if _side(xy_in[w], xy_in[s.u], xy_in[s.v]) != _side(
-                xy_out[w], xy_out[s.u], xy_out[s.v]
-            ):
-                found.append(
-                    f"station '{net.ids[w]}' moved to the other side of stretch "
-                    f"{net.ids[s.u]}-{net.ids[s.v]}"
-                )
+    side_in, near_in = _beside(net, xy_in)
+    side_out, near_out = _beside(net, xy_out)
+    near = near_in & near_out & np.array([bool(inc) for inc in net.incident])
+    for e, w in zip(*np.nonzero(near & (side_in != side_out)), strict=True):
+        s = net.stretches[e]
+        found.append(
+            f"station '{net.ids[w]}' moved to the other side of stretch "
+            f"{net.ids[s.u]}-{net.ids[s.v]}"
+        )
     return found
 
 
-def _beside(p, a, b, reach: float = 1.5):
-    """For each point of ``p`` (an n x 2 array), whether its foot on line ab falls inside
-    the segment and it is within ``reach`` stretch lengths of it: near enough that its side
-    is part of the map's topology."""
+def _beside(net: Network, xy, reach: float = 1.5):
+    """For every stretch (rows) and station (columns): the side of the stretch the station
+    is on (-1, 0, 1), and whether its foot on the stretch's line falls inside the stretch
+    within ``reach`` stretch lengths of it (near enough that its side is part of the map's
+    topology; never a stretch's own ends)."""
     import numpy as np
 
-    dx, dy = b[0] - a[0], b[1] - a[1]
+    p = np.asarray(xy, dtype=float)
+    us = np.array([s.u for s in net.stretches])
+    vs = np.array([s.v for s in net.stretches])
+    a, d = p[us], p[vs] - p[us]
+    rx, ry = p[None, :, 0] - a[:, None, 0], p[None, :, 1] - a[:, None, 1]
+    dx, dy = d[:, None, 0], d[:, None, 1]
+    cross = dx * ry - dy * rx
     den = dx * dx + dy * dy
-    if den == 0:
-        return np.zeros(len(p), dtype=bool)
-    t = ((p[:, 0] - a[0]) * dx + (p[:, 1] - a[1]) * dy) / den
-    dist = np.abs(dx * (p[:, 1] - a[1]) - dy * (p[:, 0] - a[0])) / math.sqrt(den)
-    return (t > 0.0) & (t < 1.0) & (dist < reach * math.sqrt(den))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (rx * dx + ry * dy) / den
+        near = (den > 0) & (t > 0.0) & (t < 1.0) & (np.abs(cross) < reach * den)
+    rows = np.arange(len(us))
+    near[rows, us] = near[rows, vs] = False
+    return np.sign(cross), near
 
 
 def bundle_crossings(city: CityMap, sheet: SheetLayout | None = None) -> int:

@@ -13,6 +13,7 @@ the sheets are laid out again and any wagon no longer clear is placed again.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Mapping
@@ -55,13 +56,19 @@ def _rect_rect(a: Rect, b: Rect) -> float:
     return math.hypot(dx, dy)
 
 
-def _spots(ln: Line, city: CityMap, w: float, h: float) -> list[Spot]:
+def _spots(ln: Line, city: CityMap, w: float, h: float) -> tuple[Spot, ...]:
     """Candidate wagon centres around the first stop, in mm from it, best first."""
-    r = METRICS.station_r
-    c = r + CLEARANCE_MM + MARGIN_MM
     first = city.station(ln.stops[0]).xy
     nxt = city.station(ln.stops[1]).xy
-    ahead = math.atan2(nxt[1] - first[1], nxt[0] - first[0])
+    return _spots_towards(math.atan2(nxt[1] - first[1], nxt[0] - first[0]), w, h)
+
+
+@functools.lru_cache(maxsize=256)
+def _spots_towards(ahead: float, w: float, h: float) -> tuple[Spot, ...]:
+    """``_spots`` of a w x h wagon whose line leaves its first stop at angle ``ahead``
+    (each wagon's search asks again, every round)."""
+    r = METRICS.station_r
+    c = r + CLEARANCE_MM + MARGIN_MM
     out: list[Spot] = []
     for extra in EXTRA_MM:
         for k in range(8):
@@ -82,7 +89,7 @@ def _spots(ln: Line, city: CityMap, w: float, h: float) -> list[Spot]:
             for j, (dx, dy) in enumerate(cands):
                 out.append(Spot(dx, dy, rank + 0.5 * j))
     out.sort(key=lambda s: s.rank)
-    return out
+    return tuple(out)
 
 
 @dataclass
