@@ -177,7 +177,9 @@ def solve_coordinates(
 ) -> Placement | None:
     """Coordinates for ``direction`` (stretch -> k), near ``targets``; None when the program
     has no solution in time. With ``repair``, the directions of ``repair.free`` are chosen
-    too, and ``direction`` is updated with them."""
+    too, and ``direction`` is updated with them. ``resume``: the program of an earlier
+    placement of the same network, directions, targets and pins (``Placement.model``),
+    repriced at ``ratio_cost`` and solved from its last basis instead of built anew."""
     import time
 
     direction = dict(direction)

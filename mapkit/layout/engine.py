@@ -475,12 +475,13 @@ class _Search:
         self.resume = None
         if placed is None:
             return self.widen_repair()
+        program, placed.model = placed.model, None  # a kept drawing holds no solver
         self.direction = placed.direction
         self.seps = placed.separations
         drawn = self.measured(Drawn(placed.xy, self.direction, placed, k * sk, self.attempts))
         self.drawings.append(drawn)
         if placed.off_direction or drawn.uneven:
-            bent = self.bent(placed, targets)
+            bent = self.bent(placed, targets, program)
             if bent is not None and bent.score < drawn.score:
                 drawn = bent
         if self.best is None or drawn.score < self.best.score:
@@ -498,7 +499,7 @@ class _Search:
                 return False
             self.ratio_cost *= RATIO_STEP
             self.repair = None
-            self.resume = placed.model
+            self.resume = program
             return True
         return self.next_attempt(placed)
 
@@ -524,7 +525,9 @@ class _Search:
         self.repair.free = _near(self.net, self.repair.free, 1) - set(self.frozen)
         return True
 
-    def bent(self, placed: Placement, targets: list[Point]) -> Drawn | None:
+    def bent(
+        self, placed: Placement, targets: list[Point], program: CoordinateProgram | None
+    ) -> Drawn | None:
         """The drawing with every stretch ``placed`` could not keep on its direction cut in
         legs (135° or 90° bends at shape points, see ``_split``), placed again with the bend
         points as points of their own: their legs keep clear of the stations and stretches
@@ -532,7 +535,8 @@ class _Search:
         cut too, for a few rounds; a drawing with every stretch on its direction but uneven
         spacing is placed again with even spacing priced higher (and what that pushes off
         its direction cut too). The best drawing of the rounds (every round's is kept among
-        the search's drawings); None when no cut keeps every station's order."""
+        the search's drawings); None when no cut keeps every station's order. ``program``:
+        the one ``placed`` was solved with, resumed by a round that cuts nothing new."""
         net = self.net
         n = len(net.ids)
         splits: dict[int, Cut] = {}
@@ -542,7 +546,7 @@ class _Search:
         ratio = {line: self.ratio_cost for line in self.lines}
         sub, legs, leg_of = subdivide(net, splits)
         seps = placed.separations
-        model = placed.model  # resumed while nothing more is cut: only the prices change
+        model = program  # ``placed``'s, resumed while nothing more is cut: only prices change
         best: Drawn | None = None
         uneven = self.uneven_lines(xy)
         for _ in range(MAX_BEND_ROUNDS):
