@@ -17,7 +17,7 @@ import functools
 import itertools
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from mapkit.mapfile.model import CityMap, Depot, Line
 from mapkit.sheet import METRICS, Rect, SheetLayout, layout, wagon_size
@@ -110,6 +110,10 @@ class _Sheet:
     alike: dict[str, set[str]]
     """By line, the lines too alike in colour for its lead-in to come within validate's
     ``MEET_MM`` of (see ``_alike``)."""
+    measured: dict[tuple, object] = field(default_factory=dict)
+    """Measures of spots against this sheet's stations and lines (``_room``, ``_lead_in``,
+    ``_blocked``), by what they measured: the sheet is laid out once for the same wagons
+    (``_rounds``' memo), so each order ``place_wagons`` tries measures a spot once."""
 
     @classmethod
     def of(cls, city: CityMap, paper: str) -> _Sheet:
@@ -188,20 +192,9 @@ def _clearance(
 ) -> float:
     """The least paper between wagon ``rect`` (centre ``anchor``) of line ``ln`` and every
     other printed thing, on one sheet; its lead-in is checked too (negative: a problem)."""
-    import shapely
-
     m = METRICS
     s = sh.sheet
-    poly = shapely.box(rect.x, rect.y, rect.right, rect.bottom)
-    best = REACH_MM
-    around = shapely.box(rect.x - REACH_MM, rect.y - REACH_MM, rect.right + REACH_MM,
-                         rect.bottom + REACH_MM)  # fmt: skip
-    near = sh.mark_tree.query(around)
-    if len(near):
-        best = min(best, float(shapely.distance(poly, sh.marks[near]).min()) - m.station_r)
-    near = sh.segment_tree.query(around)
-    if len(near):
-        best = min(best, float(shapely.distance(poly, sh.segments[near]).min()) - m.line_w / 2)
+    best = _room(rect, sh)
     if best < CLEARANCE_MM:
         return best
     first = s.stations[ln.stops[0]]
@@ -217,7 +210,37 @@ def _clearance(
         need = m.line_w / 2 + CLEARANCE_MM
         if _box_gap(anchor, first, w) < need and _seg_rect(anchor, first, w) < need:
             return -1.0
-    return best if _lead_in_ok(ln, anchor, first, sh) else -1.0
+    return best if _lead_in(ln, anchor, first, sh) else -1.0
+
+
+def _room(rect: Rect, sh: _Sheet) -> float:
+    """The least paper between ``rect`` and the stations and lines of ``sh`` (up to
+    ``REACH_MM``), measured once per sheet."""
+    key = ("room", rect.x, rect.y, rect.w, rect.h)
+    if key not in sh.measured:
+        import shapely
+
+        m = METRICS
+        poly = shapely.box(rect.x, rect.y, rect.right, rect.bottom)
+        best = REACH_MM
+        around = shapely.box(rect.x - REACH_MM, rect.y - REACH_MM, rect.right + REACH_MM,
+                             rect.bottom + REACH_MM)  # fmt: skip
+        near = sh.mark_tree.query(around)
+        if len(near):
+            best = min(best, float(shapely.distance(poly, sh.marks[near]).min()) - m.station_r)
+        near = sh.segment_tree.query(around)
+        if len(near):
+            best = min(best, float(shapely.distance(poly, sh.segments[near]).min()) - m.line_w / 2)
+        sh.measured[key] = best
+    return sh.measured[key]
+
+
+def _lead_in(ln: Line, anchor: Point, first: Point, sh: _Sheet) -> bool:
+    """``_lead_in_ok``, measured once per sheet."""
+    key = ("lead", ln.id, anchor)
+    if key not in sh.measured:
+        sh.measured[key] = _lead_in_ok(ln, anchor, first, sh)
+    return sh.measured[key]
 
 
 def _lead_in_ok(ln: Line, anchor: Point, first: Point, sh: _Sheet) -> bool:
@@ -518,20 +541,25 @@ def _blocked(
     m = METRICS
     out = np.zeros(len(depots), dtype=bool)
     for p, sh in sheets.items():
-        mm = np.array([sh.sheet.to_mm(*d) for d in depots], dtype=float).reshape(-1, 2)
-        x0, y0 = mm[:, 0] - w / 2, mm[:, 1] - h / 2
-        boxes = shapely.box(x0, y0, x0 + w, y0 + h)
-        around = shapely.box(x0 - REACH_MM, y0 - REACH_MM, x0 + w + REACH_MM, y0 + h + REACH_MM)
-        best = np.full(len(depots), REACH_MM)
-        for tree, geoms, half in (
-            (sh.mark_tree, sh.marks, m.station_r),
-            (sh.segment_tree, sh.segments, m.line_w / 2),
-        ):
-            if not len(geoms):
-                continue
-            i, j = tree.query(around)
-            if len(i):
-                np.minimum.at(best, i, shapely.distance(boxes[i], geoms[j]) - half)
+        key = ("blocked", tuple(depots), w, h)
+        if key not in sh.measured:
+            mm = np.array([sh.sheet.to_mm(*d) for d in depots], dtype=float).reshape(-1, 2)
+            x0, y0 = mm[:, 0] - w / 2, mm[:, 1] - h / 2
+            boxes = shapely.box(x0, y0, x0 + w, y0 + h)
+            around = shapely.box(x0 - REACH_MM, y0 - REACH_MM, x0 + w + REACH_MM, y0 + h + REACH_MM)
+            room = np.full(len(depots), REACH_MM)
+            for tree, geoms, half in (
+                (sh.mark_tree, sh.marks, m.station_r),
+                (sh.segment_tree, sh.segments, m.line_w / 2),
+            ):
+                if not len(geoms):
+                    continue
+                i, j = tree.query(around)
+                if len(i):
+                    np.minimum.at(room, i, shapely.distance(boxes[i], geoms[j]) - half)
+            sh.measured[key] = (x0, y0, room)
+        x0, y0, room = sh.measured[key]
+        best = room.copy()
         others = [r for lid, r in placed[p].items() if lid != own]
         if others:
             ox = np.array([[r.x, r.right] for r in others])
