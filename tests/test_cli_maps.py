@@ -134,3 +134,36 @@ def test_a_valid_map_gets_no_warning(tmp_path):
     res = runner.invoke(app, ["render", "berlin", "-o", str(tmp_path / "b.svg")])
     assert res.exit_code == 0
     assert "warning" not in res.stderr
+
+
+def test_each_command_is_built_from_the_module_the_table_names():
+    """``mapkit.cli.COMMANDS`` (what a run builds alone) says which module registers each
+    command: every module registers exactly the commands the table gives it, and the whole
+    command line has no other."""
+    import typer.main
+
+    from mapkit import cli
+
+    modules = dict.fromkeys(cli.COMMANDS.values())
+    for module in modules:
+        built = typer.main.get_command(cli.build([module]))
+        assert sorted(built.commands) == sorted(c for c, m in cli.COMMANDS.items() if m == module)
+    assert sorted(typer.main.get_command(cli.app).commands) == sorted(cli.COMMANDS)
+
+
+def test_a_run_builds_only_the_command_it_names(monkeypatch):
+    """The first argument naming a command builds that command's module alone; help, an
+    option, a typo or shell completion build the whole command line."""
+    import typer.main
+
+    from mapkit import cli
+
+    def commands(argv: list[str]) -> list[str]:
+        return sorted(typer.main.get_command(cli._for(argv)).commands)
+
+    assert commands(["layout", "berlin", "-o", "x.json"]) == ["layout"]
+    assert commands(["replay", "game.json"]) == ["play", "replay"]
+    for argv in ([], ["--help"], ["--version"], ["valdate"]):
+        assert commands(argv) == sorted(cli.COMMANDS)
+    monkeypatch.setenv("_MAPKIT_COMPLETE", "complete_bash")
+    assert commands(["layout"]) == sorted(cli.COMMANDS)
