@@ -17,7 +17,7 @@ COMMANDS: dict[str, str] = {
     "import": "importers", "studio": "studio",
 }  # fmt: skip
 """Each command's module in this package (its ``register`` adds it): a run imports and builds
-only the module of the command it names (the whole tree costs ~80 ms of start-up);
+only the module of the command it names (the whole tree cost ~40 ms of CPU at start-up);
 ``tests/test_cli_maps.py`` holds this table to what the modules register."""
 
 
