@@ -833,3 +833,25 @@ def test_the_best_drawing_is_redrawn_while_that_finds_fewer_bends(monkeypatch) -
     assert polished == [True, False, False]  # the second redraw found nothing better
     # measured against the input, not against the drawing redrawn
     assert again.report.topology_violations == 0 and again.report.octilinear_share == 1.0
+
+
+def test_the_quick_search_ends_at_its_first_clean_drawing() -> None:
+    """Jittered Madrid's first placement leaves stretches its cuts cannot close (sol-atocha
+    and alonso-martinez-nunez-balboa). The faithful search repairs them with an integer
+    program (a second attempt, ~1 s of HiGHS); the quick one bends each once on the way at a
+    shape point, which keeps the sheet clean, and stops there: one attempt, every stretch
+    on the eight directions (shape points included), nothing too close on A4 or Letter."""
+    from mapkit.layout.engine import sheet_problems
+
+    path = ROOT / "maps" / "madrid.json"
+    _, faithful = _searched(path)
+    assert faithful.attempts == 2 and faithful.best.placement.off_direction == {}
+    doc = _jittered(json.loads(path.read_text()))
+    quick = layout(build_map(doc), LayoutConfig(polish=False), doc=doc)
+    rep = quick.report
+    assert rep.attempts == 1 and rep.octilinear_share == 1.0 and rep.topology_violations == 0
+    assert rep.notes == [] and rep.wagons_unclear == []
+    assert rep.bend_score == 66.0
+    assert sheet_problems(quick.city) == []
+    bent = {ln.id for ln in quick.city.lines if ln.shape is not None}
+    assert {"A", "E"} <= bent  # sol-atocha is line A's, alonso-martinez-nunez-balboa line E's

@@ -11,7 +11,6 @@ docs/rendering.md#octilinear-layout.
 from __future__ import annotations
 
 import itertools
-import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Any
 
-from mapkit.layout.engine import LayoutError
+from mapkit.layout.engine import LayoutError, doglegs
 from mapkit.layout.report import LayoutReport
 from mapkit.layout.wagons import CLEARANCE_MM, WagonError, place_wagons, wagon_clearance
 from mapkit.mapfile.model import CityMap, Line, build_map
@@ -86,39 +85,6 @@ def _exact(xy: list[Point]) -> list[Point] | None:
     lo_x = min(p[0] for p in fr)
     lo_y = min(p[1] for p in fr)
     return [(int((fx - lo_x) * den), int((fy - lo_y) * den)) for fx, fy in fr]
-
-
-def _seg_dist(p: Point, a: Point, b: Point) -> float:
-    from mapkit.layout.coords import _seg_dist as dist
-
-    return dist(p, a, b)
-
-
-def _doglegs(net, xy: list[Point], stretches: set[int]) -> dict[tuple[int, int], tuple[Point]]:
-    """A bend point for each stretch the layout could not put on one direction: a straight
-    run and a diagonal one meeting at 135°, on whichever side keeps farther from other
-    stations. Keyed by the stretch's station pair."""
-    out: dict[tuple[int, int], Point] = {}
-    for e in sorted(stretches):
-        s = net.stretches[e]
-        (ux, uy), (vx, vy) = xy[s.u], xy[s.v]
-        dx, dy = vx - ux, vy - uy
-        sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
-        if abs(dx) >= abs(dy):
-            run = abs(dx) - abs(dy)
-            options = [(ux + sx * run, uy), (ux + sx * abs(dy), vy)]
-        else:
-            run = abs(dy) - abs(dx)
-            options = [(ux, uy + sy * run), (vx, uy + sy * abs(dx))]
-        others = [p for i, p in enumerate(xy) if i not in (s.u, s.v) and net.incident[i]]
-
-        def room(p: Point, others=others, a=xy[s.u], b=xy[s.v]) -> float:
-            return min(
-                (min(_seg_dist(q, a, p), _seg_dist(q, p, b)) for q in others), default=math.inf
-            )
-
-        out[(s.u, s.v)] = (max(options, key=room),)
-    return out
 
 
 def city_doc(city: CityMap) -> dict[str, Any]:
@@ -206,7 +172,7 @@ def _drawn_doc(
     cut: dict[tuple[int, int], tuple[Point, ...]] = {}
     for key, p in zip(keys, legs, strict=True):
         cut[key] = (*cut.get(key, ()), p)
-    bends = cut | _doglegs(net, out, set(off))
+    bends = cut | doglegs(net, out, set(off))
     base = city_doc(city) if doc is None else writer.normalize(doc)
     new_doc = {**base, "stations": [dict(s) for s in base["stations"]]}
     for st, (x, y) in zip(new_doc["stations"], out, strict=True):
