@@ -29,6 +29,47 @@ def require_chromium() -> None:
         pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
 
+# Chromium's address bar of every window (a context is a window) preloads its popup as a
+# WebUI page in a renderer process of its own, ~0.8 s of CPU per context: the tests' pages
+# have no address bar to type into. (That CPU is not in the suite's user+sys by
+# /usr/bin/time: Chromium's processes are not waited for by their parents.)
+OFF = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
+
+
+def playwright_disabled_features() -> list[str] | None:
+    """The features Playwright's driver disables in Chromium (``--disable-features=...``,
+    its ``chromiumSwitches``), read from the installed driver; None when the list is not a
+    plain list of names there. Chromium takes only the last ``--disable-features``, so ours
+    must repeat Playwright's and replace it."""
+    import re
+
+    import playwright
+
+    bundle = Path(playwright.__file__).parent / "driver/package/lib/coreBundle.js"
+    try:
+        text = bundle.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    m = re.search(r"\bdisabledFeatures = \[(.*?)\]\.filter\(Boolean\);", text, re.S)
+    if m is None:
+        return None
+    body = re.sub(r"//[^\n]*", "", m.group(1))
+    names = re.findall(r'"(\w+)"', body)
+    if re.sub(r'"\w+"|[\s,]', "", body):  # anything but literal names: not understood
+        return None
+    return names or None
+
+
+def launch_options() -> dict:
+    """``args`` and ``ignore_default_args`` of the launch: ARGS, and OFF added to the
+    features Playwright disables (Playwright's own flag left as it is when unreadable)."""
+    theirs = playwright_disabled_features()
+    if theirs is None:
+        return {"args": ARGS}
+    flag = "--disable-features=" + ",".join(theirs)
+    return {"args": [*ARGS, f"{flag},{','.join(OFF)}"], "ignore_default_args": [flag]}
+
+
 @pytest.fixture(scope="session")
 def browser():
     """One Chromium for all the browser tests a process runs: each test opens its own
@@ -36,7 +77,7 @@ def browser():
     from playwright import sync_api
 
     with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = pw.chromium.launch(executable_path=CHROMIUM, **launch_options())
         yield b
         b.close()
 
