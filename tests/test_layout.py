@@ -855,3 +855,22 @@ def test_the_quick_search_ends_at_its_first_clean_drawing() -> None:
     assert sheet_problems(quick.city) == []
     bent = {ln.id for ln in quick.city.lines if ln.shape is not None}
     assert {"A", "E"} <= bent  # sol-atocha is line A's, alonso-martinez-nunez-balboa line E's
+
+
+def test_the_quick_search_bends_no_branching_line_on_the_way() -> None:
+    """A drawing whose only trouble is a stretch off its direction is the quick search's
+    once that stretch bends on the way, but never a branching line's: the map format gives
+    such a line no shape points (the stretch is left to a repair)."""
+    from mapkit.layout import engine
+    from mapkit.layout.coords import Placement
+    from mapkit.layout.directions import Pricing
+
+    city = build_map(FORK)
+    net = build_network(city)
+    search = engine._Search(net, set(), False, math.inf, city, Pricing(1.0, 0), quick=True)
+    xy = [(round(x), round(y)) for x, y in net.xy]
+    for e in (min(net.straight), min(set(range(len(net.stretches))) - net.straight)):
+        placement = Placement(xy, {e: 1.0}, [], 0.0, {})
+        search.best = engine.Drawn(xy, {}, placement, 1.0, 1)
+        assert search.best.score[:3] == (1, 0, 0)
+        assert search.bent_on_the_way() is (e not in net.straight)

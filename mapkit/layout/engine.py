@@ -646,6 +646,8 @@ class _Search:
         if best is None or not best.score[0] or best.score[1:3] != (0, 0):
             return False
         off = set(best.placement.off_direction)
+        if off & self.net.straight:
+            return False  # a branching line's stretch has no shape points to bend at
         bends = {**best.bends, **doglegs(self.net, best.xy, off)}
         placement = replace(best.placement, off_direction={})
         dog = self.measured(replace(best, placement=placement, bends=bends, others=[]))
