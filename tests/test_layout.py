@@ -235,11 +235,17 @@ def test_pinned_flag_in_the_document() -> None:
         st.tuples(st.integers(-50, 50), st.integers(-50, 50)), min_size=4, max_size=7, unique=True
     ),
     st.integers(0, 3),
+    st.booleans(),
 )
 # its best drawing keeps one stretch off its direction (it bends on the way): its colour
 # clashes were never measured, and the wagons' check compared with None
-@example([(0, -1), (-3, 0), (0, 0), (1, 0), (-1, -1), (0, 1)], 0)
-def test_any_small_network_lays_out_octilinear_or_says_why(points, split) -> None:
+@example([(0, -1), (-3, 0), (0, 0), (1, 0), (-1, -1), (0, 1)], 0, True)
+@example([(0, -1), (-3, 0), (0, 0), (1, 0), (-1, -1), (0, 1)], 0, False)
+# s6 lands on the chord of stretch s1-s2, which bends at a shape point: the written
+# coordinates, rounded, put it a hair to the other side (a topology violation reported)
+@example([(-14, -37), (-47, -35), (-13, 36), (47, 42), (33, -33), (22, 45), (-49, 19), (-1, -24)],
+         0, False)  # fmt: skip
+def test_any_small_network_lays_out_octilinear_or_says_why(points, split, polish) -> None:
     from mapkit.layout import LayoutError
     from mapkit.mapfile.model import build_map
 
@@ -249,13 +255,14 @@ def test_any_small_network_lays_out_octilinear_or_says_why(points, split) -> Non
     lines = [("A", "#d62728", ids[: cut + 1]), ("B", "#1f77b4", ids[cut - 1 :])]
     city = build_map(_doc(stations, lines))
     try:
-        result = layout(city, LayoutConfig(time_limit=2))
+        result = layout(city, LayoutConfig(time_limit=2, polish=polish))
     except LayoutError as exc:
         assert str(exc)
         return
     for h in hops(result.city).values():
         for a, b in itertools.pairwise(h):
             assert _angle_off(a, b) <= 1e-6
+    assert result.report.topology_violations == 0
     assert fingerprint(result.city) == fingerprint(city)
 
 
@@ -874,3 +881,24 @@ def test_the_quick_search_bends_no_branching_line_on_the_way() -> None:
         search.best = engine.Drawn(xy, {}, placement, 1.0, 1)
         assert search.best.score[:3] == (1, 0, 0)
         assert search.bent_on_the_way() is (e not in net.straight)
+
+
+def test_a_station_come_onto_a_stretch_s_line_keeps_its_side() -> None:
+    """``report.topology``: a station beside a stretch that lands on the stretch's line (the
+    chord of a stretch bent at a shape point: s6 of a small network the quick search drew,
+    whose written coordinates, rounded to 9 places, put it a hair to the other side) has
+    not changed sides; one that crosses the line has."""
+    from mapkit.layout.report import topology
+
+    city = build_map(
+        _doc(
+            [("a", 0, 0), ("b", 3, 12), ("w", -1, 6), ("c", 9, 4)],
+            [("A", "#d62728", ["a", "b"]), ("B", "#1f77b4", ["w", "c"])],
+        )
+    )
+    net = build_network(city)
+    before = [s.xy for s in city.stations]
+    on_line = [(0, 0), (3, 12), (1 + 1e-12, 4), (9, 4)]
+    across = [(0, 0), (3, 12), (2, 4), (9, 4)]
+    assert topology(net, before, on_line) == []
+    assert topology(net, before, across) == ["station 'w' moved to the other side of stretch a-b"]

@@ -189,13 +189,14 @@ def topology(net: Network, xy_in, xy_out) -> list[str]:
     if not net.stretches:
         return found
     # a station beside a stretch (its foot inside the stretch, in both drawings) stays on
-    # the same side of it
+    # the same side of it; one come onto its line is left to validate's geometry (on a
+    # straight stretch it touches the line) or beside the drawn line (on a bent one)
     import numpy as np
 
     side_in, near_in = _beside(net, xy_in)
     side_out, near_out = _beside(net, xy_out)
     near = near_in & near_out & np.array([bool(inc) for inc in net.incident])
-    for e, w in zip(*np.nonzero(near & (side_in != side_out)), strict=True):
+    for e, w in zip(*np.nonzero(near & (side_in * side_out < 0)), strict=True):
         s = net.stretches[e]
         found.append(
             f"station '{net.ids[w]}' moved to the other side of stretch "
@@ -204,11 +205,17 @@ def topology(net: Network, xy_in, xy_out) -> list[str]:
     return found
 
 
+ON_LINE = 1e-9
+"""A station this far from a stretch's line, in the stretch's lengths, is on it."""
+
+
 def _beside(net: Network, xy, reach: float = 1.5):
     """For every stretch (rows) and station (columns): the side of the stretch the station
-    is on (-1, 0, 1), and whether its foot on the stretch's line falls inside the stretch
-    within ``reach`` stretch lengths of it (near enough that its side is part of the map's
-    topology; never a stretch's own ends)."""
+    is on (-1, 1; 0 on its line, within ``ON_LINE`` of its length: a station on the chord of
+    a stretch bent at a shape point, where rounding the coordinates must not choose a side),
+    and whether its foot on the stretch's line falls inside the stretch within ``reach``
+    stretch lengths of it (near enough that its side is part of the map's topology; never a
+    stretch's own ends)."""
     import numpy as np
 
     p = np.asarray(xy, dtype=float)
@@ -224,7 +231,8 @@ def _beside(net: Network, xy, reach: float = 1.5):
         near = (den > 0) & (t > 0.0) & (t < 1.0) & (np.abs(cross) < reach * den)
     rows = np.arange(len(us))
     near[rows, us] = near[rows, vs] = False
-    return np.sign(cross), near
+    side = np.where(np.abs(cross) <= ON_LINE * den, 0.0, np.sign(cross))
+    return side, near
 
 
 def bundle_crossings(city: CityMap, sheet: SheetLayout | None = None) -> int:
