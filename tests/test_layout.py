@@ -564,13 +564,13 @@ def test_the_command_s_default_time_limit_is_the_library_s() -> None:
     assert default == LayoutConfig().time_limit == 10.0
 
 
-def _city_map(stations: int, lines: int) -> dict:
+def _city_map(stations: int, lines: int, seed: int = 1) -> dict:
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("city_map", ROOT / "benchmarks/city_map.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.city_map(stations, lines)
+    return module.city_map(stations, lines, seed)
 
 
 def test_a_generated_city_lays_out_clean() -> None:
@@ -902,3 +902,23 @@ def test_a_station_come_onto_a_stretch_s_line_keeps_its_side() -> None:
     across = [(0, 0), (3, 12), (2, 4), (9, 4)]
     assert topology(net, before, on_line) == []
     assert topology(net, before, across) == ["station 'w' moved to the other side of stretch a-b"]
+
+
+def test_a_quick_layout_that_does_not_fit_says_the_default_searches_further() -> None:
+    """benchmarks/city_map.py's 75-station city of seed 2: its faithful drawing is 191 mm
+    tall where 164 mm print, so --quick refuses it, saying that the default layout searches
+    straighter drawings; the default finds one that fits, clean on A4 and Letter."""
+    from mapkit.layout import LayoutError
+    from mapkit.layout.engine import sheet_problems
+
+    doc = _city_map(75, 6, 2)
+    with pytest.raises(LayoutError) as refused:
+        layout(build_map(doc), LayoutConfig(polish=False), doc=doc)
+    assert str(refused.value) == (
+        "the map does not fit A4 and Letter at the game's sizes: its drawing needs 174 x 191 "
+        "mm where 208 x 164 mm print; shrunk to fit, stations 'c3' and 'c18' nearly touch at "
+        "print scale; --quick keeps the faithful search's drawing: without it the layout "
+        "searches straighter ones too"
+    )
+    result = layout(build_map(doc), LayoutConfig(time_limit=60), doc=doc)  # counted work
+    assert result.report.topology_violations == 0 and sheet_problems(result.city) == []

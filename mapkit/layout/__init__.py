@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
@@ -313,6 +314,24 @@ def _refuse_crowded_wagons(city: CityMap, time_limit: float | None) -> None:
         )
 
 
+QUICK_REFUSED = (
+    "; --quick keeps the faithful search's drawing: without it the layout searches "
+    "straighter ones too"
+)
+
+
+@contextmanager
+def _refusing(config: LayoutConfig) -> Iterator[None]:
+    """A quick layout's refusal of its drawing says that the default one searches further
+    (a city too tall for the paper as drawn may fit once its lines run straighter)."""
+    try:
+        yield
+    except LayoutError as exc:
+        if config.polish:
+            raise
+        raise LayoutError(f"{exc}{QUICK_REFUSED}") from None
+
+
 def _no_clean_drawing(time_limit: float | None) -> str:
     """Why a refused drawing was the best: the time limit that stopped the search, or none."""
     if time_limit is not None:
@@ -345,7 +364,8 @@ def layout(
     )
     _refuse_bent_branches(city, net, drawn)
     late = time.monotonic() > search_end
-    _refuse_unclean(city, net, drawn, config.time_limit if late else None)
+    with _refusing(config):
+        _refuse_unclean(city, net, drawn, config.time_limit if late else None)
     notes = []
     if drawn.sharp:
         notes.append(
@@ -387,7 +407,8 @@ def layout(
             "--time-limit for the full search)"
         )
     if not tight:
-        _refuse_crowded_wagons(new_city, config.time_limit if late else None)
+        with _refusing(config):
+            _refuse_crowded_wagons(new_city, config.time_limit if late else None)
     report.wagons_unclear = sorted(tight)
     report.notes = notes
     return LayoutResult(new_doc, new_city, report)
