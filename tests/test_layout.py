@@ -922,3 +922,31 @@ def test_a_quick_layout_that_does_not_fit_says_the_default_searches_further() ->
     )
     result = layout(build_map(doc), LayoutConfig(time_limit=60), doc=doc)  # counted work
     assert result.report.topology_violations == 0 and sheet_problems(result.city) == []
+
+
+def test_a_crossing_the_input_draws_along_a_shape_is_kept_not_refused() -> None:
+    """The tutorial's line D bends under the Mill (docs/authoring.md, step 7) and so crosses
+    the Circle's Stadium-Mill stretch, where the straight West End-University stretch would
+    only touch the Mill. The layout measured crossings on the straight stretches and refused
+    the map ("stretch stadium-mill now crosses university-west-end"); measured along the
+    shapes, the crossing was there already: both layouts draw it, with the input's two
+    crossings and no topology violation, clean on A4 and Letter."""
+    from mapkit.layout.engine import sheet_problems
+    from mapkit.layout.report import crossing_pairs, drawn_crossings
+
+    path = ROOT / "examples" / "tutorial.json"
+    city, doc = load_map(path), json.loads(path.read_text())
+    net = build_network(city)
+    names = {
+        tuple(
+            sorted(f"{net.ids[s.u]}-{net.ids[s.v]}" for s in (net.stretches[e], net.stretches[f]))
+        )
+        for e, f in drawn_crossings(net, city)
+    }
+    assert names == {("stadium-mill", "university-west-end"), ("riverside-park", "university-zoo")}
+    assert len(crossing_pairs(net, net.xy)) == 1  # the straight stretches: only D and C's east
+    for polish in (False, True):
+        result = layout(city, LayoutConfig(polish=polish, time_limit=60), doc=doc)
+        rep = result.report
+        assert (rep.topology_violations, rep.edge_crossings, rep.octilinear_share) == (0, 2, 1.0)
+        assert sheet_problems(result.city) == []

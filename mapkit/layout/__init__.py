@@ -225,7 +225,7 @@ def _refuse_unclean(city: CityMap, net, drawn, time_limit: float | None) -> None
         return
     from mapkit.layout.coords import box_units, mm_per_unit
     from mapkit.layout.engine import MIN_SCALE, printed_problems
-    from mapkit.layout.report import topology
+    from mapkit.layout.report import drawn_crossings, topology
 
     # validate's messages up to their details ("stations 'a' and 'b' nearly touch")
     printed = [
@@ -233,7 +233,7 @@ def _refuse_unclean(city: CityMap, net, drawn, time_limit: float | None) -> None
     ]
     live = [p for p, inc in zip(drawn.xy, net.incident, strict=False) if inc]
     shrunk = mm_per_unit(live) < MIN_SCALE - 1e-9
-    moved = topology(net, net.xy, drawn.xy)
+    moved = topology(net, net.xy, drawn.xy, drawn_crossings(net, city))
     problems = printed + moved if shrunk else moved + printed
     first, more = problems[0], len(problems) - 1
     found = f"{first}" + (f" (and {more} more)" if more else "")

@@ -31,6 +31,7 @@ from mapkit.layout.coords import (
 )
 from mapkit.layout.directions import Pricing, choose, crowded
 from mapkit.layout.network import Cut, Network, subdivide
+from mapkit.layout.report import drawn_crossings
 from mapkit.mapfile.model import CityMap, Depot
 from mapkit.sheet import PAPERS
 
@@ -485,6 +486,8 @@ class _Search:
         """The program to place the same directions again from, more evenly spaced."""
         self.lines = sorted({line for s in net.stretches for line in s.lines})
         self.origin = origin if origin is not None else net.xy
+        self.crossed = drawn_crossings(net, city)
+        """The stretches the input draws crossing along its shapes (``report.topology``)."""
 
     def rescale(self, scale: float) -> None:
         """Aim at ``scale`` (mm a unit): the targets and the pinned stations grow to match."""
@@ -663,7 +666,7 @@ class _Search:
 
         city = moved(self.city, drawn.xy, drawn.bends)
         drawn.conflicts = len(sheet_problems(city, (_tighter(drawn.xy, self.live),)))
-        drawn.topology = len(topology(self.net, self.origin, drawn.xy))
+        drawn.topology = len(topology(self.net, self.origin, drawn.xy, self.crossed))
         drawn.uneven = len(self.uneven_lines(drawn.xy))
         drawn.bend_score = bend_score(line_bends(city))
         return drawn
