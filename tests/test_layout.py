@@ -950,3 +950,18 @@ def test_a_crossing_the_input_draws_along_a_shape_is_kept_not_refused() -> None:
         rep = result.report
         assert (rep.topology_violations, rep.edge_crossings, rep.octilinear_share) == (0, 2, 1.0)
         assert sheet_problems(result.city) == []
+
+
+def test_a_quick_drawing_that_leaves_a_wagon_no_spot_gives_way_to_the_full_search() -> None:
+    """Jittered Paris with Barbès and La Défense pinned: the quick search's first clean
+    drawing leaves the wagons of A, B and I no clear spot (B's lead-in would run through
+    Porte Maillot), so --quick searches on as the faithful search does in full and writes a
+    drawing whose wagons all clear their surroundings."""
+    from mapkit.layout.engine import sheet_problems
+
+    doc = _jittered(json.loads((ROOT / "maps" / "paris.json").read_text()))
+    config = LayoutConfig(polish=False, pinned=frozenset({"barbes", "la-defense"}), time_limit=60)
+    result = layout(build_map(doc), config, doc=doc)
+    assert result.report.wagons_unclear == [] and result.report.notes == []
+    assert result.report.topology_violations == 0 and sheet_problems(result.city) == []
+    assert result.city.station("barbes").xy == build_map(doc).station("barbes").xy

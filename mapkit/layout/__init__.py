@@ -14,7 +14,7 @@ import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
 from typing import Any
@@ -346,12 +346,35 @@ def layout(
     progress: Callable[[str], None] | None = None,
 ) -> LayoutResult:
     """Lay ``city`` out on the eight directions (``doc``: its source document, whose other
-    keys are kept). Raises LayoutError naming the station or wagon that cannot be placed."""
+    keys are kept). Raises LayoutError naming the station or wagon that cannot be placed.
+    Without the polish, the faithful search's first clean drawing is taken, and where that
+    leaves a wagon no clear spot or is refused, the faithful search runs in full."""
+    config = replace(config, started=time.monotonic() if config.started is None else config.started)
+    if not config.polish:
+        try:
+            result = _laid_out(city, config, doc, progress, quick=True)
+            if not result.report.wagons_unclear:
+                return result
+        except LayoutError:
+            pass
+        if progress:
+            progress("the first clean drawing is no layout: the faithful search in full")
+    return _laid_out(city, config, doc, progress, quick=False)
+
+
+def _laid_out(
+    city: CityMap,
+    config: LayoutConfig,
+    doc: dict[str, Any] | None,
+    progress: Callable[[str], None] | None,
+    quick: bool,
+) -> LayoutResult:
+    """``layout`` with the quick search (``engine._Search.quick``) or without."""
     from mapkit.layout.engine import run
     from mapkit.layout.network import build_network
     from mapkit.layout.report import measure
 
-    start = time.monotonic() if config.started is None else config.started
+    start = config.started
     unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
     if unknown:
         raise LayoutError(f"--pin names no station: '{unknown[0]}'")
@@ -360,8 +383,9 @@ def layout(
     pinned = {i for i, sid in enumerate(net.ids) if sid in pinned_ids}
     search_end = start + config.time_limit * SEARCH_SHARE
     drawn = run(
-        net, pinned, config.allow_45, search_end, city, progress, config.seed, config.polish
-    )
+        net, pinned, config.allow_45, search_end, city, progress, config.seed, config.polish,
+        quick,
+    )  # fmt: skip
     _refuse_bent_branches(city, net, drawn)
     late = time.monotonic() > search_end
     with _refusing(config):

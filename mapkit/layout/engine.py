@@ -351,12 +351,14 @@ def run(
     say: Callable[[str], None] | None = None,
     seed: int = 0,
     polish: bool = True,
+    quick: bool = False,
 ) -> Drawn:
     """The best drawing found by ``deadline``: every stretch on its direction if possible,
     and (measured on ``city``'s sheets with the stations moved) nothing too close; with
     ``polish``, the searches of ``POLISH`` too, then up to ``MAX_REDRAWS`` redraws, for
-    fewer bends."""
-    search = _Search(net, pinned, allow_45, deadline, city, Pricing(1.0, seed), quick=not polish)
+    fewer bends; ``quick`` (without ``polish``): the faithful search's first clean
+    drawing (``_Search.quick``)."""
+    search = _Search(net, pinned, allow_45, deadline, city, Pricing(1.0, seed), quick=quick)
     as_is = search.as_drawn()
     if as_is is not None and not polish:
         _rank([as_is], city)
