@@ -35,19 +35,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 def drawn_crossings(city) -> int:
     """Pairs of stretches whose drawn polylines cross (or touch) away from a shared station."""
-    from shapely import LineString, STRtree
+    from mapkit.layout.network import build_network
+    from mapkit.layout.report import drawn_crossings as pairs
 
-    from mapkit.layout.report import hops
-
-    drawn = list(hops(city).items())
-    geoms = [LineString(pts) for _, pts in drawn]
-    tree = STRtree(geoms)
-    a, b = tree.query(geoms, predicate="intersects")
-    count = 0
-    for i, j in zip(a.tolist(), b.tolist(), strict=True):
-        if i < j and not drawn[i][0] & drawn[j][0]:
-            count += 1
-    return count
+    return len(pairs(build_network(city), city))
 
 
 def networks(seed: int):

@@ -350,6 +350,9 @@ def layout(
     Without the polish, the faithful search's first clean drawing is taken, and where that
     leaves a wagon no clear spot or is refused, the faithful search runs in full."""
     config = replace(config, started=time.monotonic() if config.started is None else config.started)
+    unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
+    if unknown:
+        raise LayoutError(f"--pin names no station: '{unknown[0]}'")
     if not config.polish:
         try:
             result = _laid_out(city, config, doc, progress, quick=True)
@@ -375,9 +378,6 @@ def _laid_out(
     from mapkit.layout.report import measure
 
     start = config.started
-    unknown = sorted(set(config.pinned) - {s.id for s in city.stations})
-    if unknown:
-        raise LayoutError(f"--pin names no station: '{unknown[0]}'")
     pinned_ids = set(config.pinned) | {s.id for s in city.stations if s.pinned}
     net = build_network(city)
     pinned = {i for i, sid in enumerate(net.ids) if sid in pinned_ids}

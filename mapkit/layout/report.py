@@ -150,23 +150,8 @@ def _crosses(a, b, c, d) -> bool:
 
 def crossing_pairs(net: Network, xy) -> set[tuple[int, int]]:
     """Pairs of stretches (not sharing a station) that cross between stations."""
-    from shapely import STRtree, linestrings
-
     segs = [(xy[s.u], xy[s.v]) for s in net.stretches]
-    if not segs:
-        return set()
-    tree = STRtree(linestrings(segs))
-    a, b = tree.query(linestrings(segs), predicate="intersects")
-    out = set()
-    for e, f in zip(a.tolist(), b.tolist(), strict=True):
-        if e >= f:
-            continue
-        se, sf = net.stretches[e], net.stretches[f]
-        if {se.u, se.v} & {sf.u, sf.v}:
-            continue
-        if _crosses(*segs[e], *segs[f]):
-            out.add((e, f))
-    return out
+    return {(e, f) for e, f in _meeting(net, segs) if _crosses(*segs[e], *segs[f])}
 
 
 def drawn_crossings(net: Network, city: CityMap) -> set[tuple[int, int]]:
@@ -174,15 +159,23 @@ def drawn_crossings(net: Network, city: CityMap) -> set[tuple[int, int]]:
     along their shapes: a line bent round a station may cross another on the way (the
     tutorial's line D under the Mill), where the straight stretches between their stations
     would only touch."""
-    from shapely import LineString, STRtree
-
     drawn = hops(city)
-    lines = [
-        LineString(drawn.get(frozenset((net.ids[s.u], net.ids[s.v])), [net.xy[s.u], net.xy[s.v]]))
-        for s in net.stretches
-    ]
-    if not lines:
+    return _meeting(
+        net,
+        [drawn.get(frozenset((net.ids[s.u], net.ids[s.v])), [net.xy[s.u], net.xy[s.v]])
+         for s in net.stretches],
+    )  # fmt: skip
+
+
+def _meeting(net: Network, polylines: list) -> set[tuple[int, int]]:
+    """Pairs (e < f) of stretches not sharing a station whose ``polylines`` (one a
+    stretch) touch or cross."""
+    from shapely import LineString, STRtree, linestrings
+
+    if not polylines:
         return set()
+    straight = all(len(p) == 2 for p in polylines)  # one array at once, the common case
+    lines = linestrings(polylines) if straight else [LineString(p) for p in polylines]
     a, b = STRtree(lines).query(lines, predicate="intersects")
     out = set()
     for e, f in zip(a.tolist(), b.tolist(), strict=True):
